@@ -1,0 +1,78 @@
+"""An independent brute-force judge for the engine, sharing no code with it.
+
+Positions are 9-character strings of "X", "O" and "." read row by row. Values are from
+X's point of view, as the assignment's `utility`, and the judge spells out minimax with
+X maximizing and O minimizing, then measures how many plies the game lasts when the side
+that wins hurries and the side that loses holds out.
+"""
+
+from functools import cache
+
+ROWS = [(0, 1, 2), (3, 4, 5), (6, 7, 8)]
+COLS = [(0, 3, 6), (1, 4, 7), (2, 5, 8)]
+DIAGS = [(0, 4, 8), (2, 4, 6)]
+
+
+def to_move(pos: str) -> str:
+    return "O" if pos.count("X") > pos.count("O") else "X"
+
+
+def won_by(pos: str) -> str | None:
+    for a, b, c in ROWS + COLS + DIAGS:
+        if pos[a] == pos[b] == pos[c] != ".":
+            return pos[a]
+    return None
+
+
+def is_over(pos: str) -> bool:
+    return won_by(pos) is not None or "." not in pos
+
+
+def children(pos: str) -> dict[int, str]:
+    mark = to_move(pos)
+    return {i: pos[:i] + mark + pos[i + 1 :] for i, c in enumerate(pos) if c == "."}
+
+
+@cache
+def value(pos: str) -> tuple[int, int]:
+    """(utility for X, plies to the end) under strongly optimal play by both sides."""
+    if is_over(pos):
+        return {"X": 1, "O": -1, None: 0}[won_by(pos)], 0
+    u, plies = value(children(pos)[optimal_moves(pos)[0]])
+    return u, plies + 1
+
+
+@cache
+def optimal_moves(pos: str) -> list[int]:
+    """Cells that keep the minimax value, win soonest and, when losing, lose latest."""
+    kids = {i: value(child) for i, child in children(pos).items()}
+    outcomes = [u for u, _ in kids.values()]
+    best = max(outcomes) if to_move(pos) == "X" else min(outcomes)
+    keep = {i: plies for i, (u, plies) in kids.items() if u == best}
+    mover_wins = best == (1 if to_move(pos) == "X" else -1)
+    mover_loses = best == (-1 if to_move(pos) == "X" else 1)
+    if mover_wins:
+        target = min(keep.values())
+    elif mover_loses:
+        target = max(keep.values())
+    else:
+        target = next(iter(keep.values()))
+    return sorted(i for i, plies in keep.items() if plies == target)
+
+
+def move_outcome(pos: str, cell: int) -> tuple[str, int]:
+    """("win" | "draw" | "loss", plies) of playing `cell`, for the player to move."""
+    u, plies = value(children(pos)[cell])
+    sign = 1 if to_move(pos) == "X" else -1
+    return {1: "win", 0: "draw", -1: "loss"}[u * sign], plies + 1
+
+
+def reachable() -> set[str]:
+    seen, todo = set(), ["." * 9]
+    while todo:
+        pos = todo.pop()
+        if pos not in seen:
+            seen.add(pos)
+            if not is_over(pos):
+                todo.extend(children(pos).values())
+    return seen
