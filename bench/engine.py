@@ -80,10 +80,7 @@ def warm_seconds() -> float:
         boards.append(b)
         todo.extend(ttt.result(b, a) for a in ttt.actions(b))
     ttt.minimax(boards[0])
-    per_call = [
-        min(timeit.repeat(lambda b=b: ttt.minimax(b), number=20, repeat=5)) / 20
-        for b in boards
-    ]
+    per_call = [min(timeit.repeat(lambda b=b: ttt.minimax(b), number=20, repeat=5)) / 20 for b in boards]
     return statistics.median(per_call), max(per_call), len(boards)
 
 
@@ -99,16 +96,10 @@ def main() -> None:
     warm, worst, positions = warm_seconds()
 
     print(f"textbook minimax, first move:        {textbook * 1e3:10.1f} ms")
-    print(
-        f"engine cold (median of {args.cold_runs}, import incl.): {cold * 1e3:7.2f} ms"
-    )
-    print(
-        f"engine warm, median per call ({positions} positions): {warm * 1e6:6.2f} us (worst {worst * 1e6:.2f} us)"
-    )
+    print(f"engine cold (median of {args.cold_runs}, import incl.): {cold * 1e3:7.2f} ms")
+    print(f"engine warm, median per call ({positions} positions): {warm * 1e6:6.2f} us (worst {worst * 1e6:.2f} us)")
     print(f"ratio textbook / cold:  {textbook / cold:10.0f}x")
-    print(
-        f"ratio textbook / warm:  {textbook / warm:10.0f}x (10^{math.log10(textbook / warm):.1f})"
-    )
+    print(f"ratio textbook / warm:  {textbook / warm:10.0f}x (10^{math.log10(textbook / warm):.1f})")
     print(f"ratio cold / warm:      {cold / warm:10.0f}x")
 
 

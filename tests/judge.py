@@ -60,6 +60,12 @@ def optimal_moves(pos: str) -> list[int]:
     return sorted(i for i, plies in keep.items() if plies == target)
 
 
+def blocks(pos: str, cell: int) -> bool:
+    """True if the opponent of the player to move would complete a line at `cell`."""
+    them = "O" if to_move(pos) == "X" else "X"
+    return won_by(pos[:cell] + them + pos[cell + 1 :]) == them
+
+
 def move_outcome(pos: str, cell: int) -> tuple[str, int]:
     """("win" | "draw" | "loss", plies) of playing `cell`, for the player to move."""
     u, plies = value(children(pos)[cell])

@@ -5,7 +5,7 @@ import pytest
 
 from tests import judge
 from ttt_web import tictactoe as ttt
-from ttt_web.tictactoe import EMPTY, O, X, InvalidMoveError
+from ttt_web.tictactoe import EMPTY, InvalidMoveError, O, X
 
 
 def board(text: str) -> ttt.Board:
@@ -59,8 +59,8 @@ def test_result_leaves_the_input_untouched_down_to_its_rows():
     snapshot = [row.copy() for row in before]
     after = ttt.result(before, (0, 1))
     assert before == snapshot
-    assert all(a is b for a, b in zip(before, rows))
-    assert all(a is not b for a, b in zip(after, before))
+    assert all(a is b for a, b in zip(before, rows, strict=True))
+    assert all(a is not b for a, b in zip(after, before, strict=True))
 
 
 @pytest.mark.parametrize(
@@ -105,6 +105,9 @@ def test_negative_index_does_not_wrap_around():
 )
 def test_winner(pos, won):
     assert ttt.winner(board(pos)) == won
+    line = ttt.winning_line(board(pos))
+    assert len(line) == (3 if won else 0)
+    assert all(board(pos)[i][j] == won for i, j in line)
 
 
 @pytest.mark.parametrize(
@@ -175,9 +178,11 @@ def test_every_move_value_agrees_with_the_judge():
 
 
 def test_every_move_is_strongly_optimal():
+    """best_moves is the judge's optimal set, narrowed to blocking moves where any is optimal."""
     for pos in LIVE:
         optimal = {divmod(i, 3) for i in judge.optimal_moves(pos)}
-        assert set(ttt.best_moves(board(pos))) == optimal, pos
+        blocking = {(i, j) for i, j in optimal if judge.blocks(pos, 3 * i + j)}
+        assert set(ttt.best_moves(board(pos))) == (blocking or optimal), pos
         assert ttt.minimax(board(pos)) in optimal, pos
 
 
@@ -191,10 +196,8 @@ def test_position_values_agree_with_the_judge():
 def test_a_lost_engine_still_blocks():
     blocked = 0
     for pos in LIVE:
-        me = judge.to_move(pos)
-        them = "O" if me == "X" else "X"
-        my_wins = [i for i, c in judge.children(pos).items() if judge.won_by(c) == me]
-        threats = [i for i in judge.children(pos) if judge.won_by(pos[:i] + them + pos[i + 1 :])]
+        my_wins = [i for i, c in judge.children(pos).items() if judge.won_by(c)]
+        threats = [i for i in judge.children(pos) if judge.blocks(pos, i)]
         if threats and not my_wins:
             i, j = ttt.minimax(board(pos))
             assert 3 * i + j in threats, pos

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 X = "X"
-O = "O"
+O = "O"  # noqa: E741 - the assignment's name
 EMPTY = None
 
 Cell = str | None
@@ -28,9 +28,7 @@ WIN_MASKS = (
     0b001_001_001, 0b010_010_010, 0b100_100_100,  # columns
     0b100_010_001, 0b001_010_100,  # diagonals
 )  # fmt: skip
-WIN_SCORE = (
-    100  # a win in p plies scores WIN_SCORE - p; a loss, p - WIN_SCORE; a draw, 0
-)
+WIN_SCORE = 100  # a win in p plies scores WIN_SCORE - p; a loss, p - WIN_SCORE; a draw, 0
 
 
 class InvalidMoveError(ValueError):
@@ -87,6 +85,15 @@ def winner(board: Board) -> str | None:
     return None
 
 
+def winning_line(board: Board) -> list[Action]:
+    """The three cells of a completed line, or [] if nobody has won."""
+    x, o = _bits(board)
+    for mask in WIN_MASKS:
+        if x & mask == mask or o & mask == mask:
+            return [divmod(n, 3) for n in range(9) if mask >> n & 1]
+    return []
+
+
 def terminal(board: Board) -> bool:
     """True if someone has won or the board is full."""
     x, o = _bits(board)
@@ -110,7 +117,7 @@ def minimax(board: Board) -> Action | None:
 
 
 def best_moves(board: Board) -> list[Action]:
-    """Every move exactly as good as `minimax`'s, `minimax`'s first; [] if the game is over."""
+    """Every move exactly as good as `minimax`'s, value and blocking both; [] if the game is over."""
     return [divmod(i, 3) for i in _best(*_to_move(board))]
 
 
@@ -119,10 +126,7 @@ def scores(board: Board) -> dict[Action, MoveValue]:
     me, them = _to_move(board)
     if _over(me, them):
         return {}
-    return {
-        divmod(i, 3): _value(_move_score(me, them, i), me | them)
-        for i in _empty_cells(me | them)
-    }
+    return {divmod(i, 3): _value(_move_score(me, them, i), me | them) for i in _empty_cells(me | them)}
 
 
 def evaluate(board: Board) -> MoveValue:
@@ -247,7 +251,8 @@ def _best(me: int, them: int) -> tuple[int, ...]:
             moves = {n: _move_score(me, them, n) for n in _empty_cells(me | them)}
             top = max(moves.values())
             tied = [n for n in moves if moves[n] == top]
-            best = tuple(sorted(tied, key=lambda n: not _has_line(them | 1 << n)))
+            blocking = [n for n in tied if _has_line(them | 1 << n)]
+            best = tuple(blocking or tied)
         _best_moves[key] = best
     return best
 

@@ -1,0 +1,51 @@
+# The two commands: `make run` and `make test`. Everything else here serves them.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+SYSTEM_PACKAGES := chromium redis-server fonts-dejavu-core
+HOST ?= 127.0.0.1
+PORT ?= 5000
+
+.PHONY: run test lint format system-packages bench clean
+
+run: $(VENV)/.run-installed
+	$(VENV)/bin/gunicorn --workers 2 --bind $(HOST):$(PORT) --access-logfile - wsgi:app
+
+test: $(VENV)/.test-installed system-packages
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m pytest
+
+lint: $(VENV)/.test-installed
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+format: $(VENV)/.test-installed
+	$(PY) -m ruff check --fix .
+	$(PY) -m ruff format .
+
+bench: $(VENV)/.test-installed system-packages
+	$(PY) bench/engine.py
+	$(PY) bench/load.py
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.run-installed: requirements.txt | $(PY)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(VENV)/.test-installed: requirements.txt requirements-dev.txt | $(PY)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@ $(VENV)/.run-installed
+
+# Debian packages the suite drives: Chromium (browser tests) and redis-server (Redis tests).
+system-packages:
+	@if ! command -v chromium >/dev/null || ! command -v redis-server >/dev/null || ! fc-list 2>/dev/null | grep -qi dejavu; then \
+		echo "Installing $(SYSTEM_PACKAGES) with apt-get"; \
+		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q $(SYSTEM_PACKAGES); \
+	fi
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis screenshots

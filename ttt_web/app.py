@@ -1,0 +1,75 @@
+"""The application factory: the one place where config, sessions, views, errors and
+headers are wired together."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from datetime import timedelta
+from pathlib import Path
+
+from flask import Flask
+
+from . import errors, security, sessions, views
+from . import tictactoe as ttt
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    app = Flask(
+        __name__,
+        instance_path=os.environ.get("TTT_INSTANCE_DIR") or str(ROOT / "instance"),
+        static_folder=str(ROOT / "static"),
+        template_folder=str(ROOT / "templates"),
+    )
+    https = os.environ.get("TTT_HTTPS") == "1"
+    app.config.from_mapping(
+        SECRET_KEY=os.environ.get("SECRET_KEY"),
+        REDIS_URL=os.environ.get("REDIS_URL"),
+        SESSION_DIR=os.environ.get("TTT_SESSION_DIR") or os.path.join(app.instance_path, "sessions"),
+        PERMANENT_SESSION_LIFETIME=timedelta(days=int(os.environ.get("TTT_SESSION_DAYS", "30"))),
+        SESSION_REFRESH_EACH_REQUEST=False,  # a page view must never overwrite a move
+        SESSION_KEY_PREFIX="ttt:session:",
+        SESSION_ID_LENGTH=32,
+        SESSION_SWEEP_INTERVAL=600,
+        SESSION_COOKIE_NAME="__Host-ttt" if https else "ttt",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=https,
+        HTTPS=https,
+        MAX_CONTENT_LENGTH=16 * 1024,
+    )
+    if test_config:
+        app.config.from_mapping(test_config)
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
+
+    sessions.init_app(app)
+    security.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(views.bp)
+    ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
+    return app
+
+
+def instance_secret(instance: Path) -> str:
+    """The secret kept in the instance folder (mode 0600), made at first start.
+
+    Several workers may start at once: the file appears whole or not at all (a hard link
+    of a finished temporary file), and every process reads the winner's secret.
+    """
+    path = instance / "secret_key"
+    if not path.exists():
+        instance.mkdir(parents=True, exist_ok=True)
+        tmp = instance / f".secret_key.{os.getpid()}.{secrets.token_hex(4)}"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_hex(32))
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass
+        finally:
+            tmp.unlink()
+    return path.read_text().strip()

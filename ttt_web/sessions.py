@@ -1,0 +1,231 @@
+"""Server-side sessions through Flask-Session, on files (default) or Redis.
+
+Three things are added to Flask-Session here:
+
+- Store failures are loud. cachelib's file store logs a failed read or write and carries
+  on, which would turn a full disk into a silently lost move; here they raise, and the
+  app answers 503 without writing anything.
+- One writer per session at a time. Requests that change the game hold a per-session
+  lock from before the session is read until after it is written (flock on a striped
+  lock file, or a Redis lock), so two tabs or a double click cannot interleave.
+- Expired session files are swept at most once per interval across all processes, after
+  the response has been sent, instead of scanning the directory on each request.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import struct
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import redis
+from cachelib.file import FileSystemCache
+from flask import Flask, Request, Response, current_app, request
+from flask_session.cachelib import CacheLibSessionInterface
+from flask_session.redis import RedisSessionInterface
+from werkzeug.exceptions import ServiceUnavailable
+
+LOCKED_PATHS = ("/move",)  # GET routes that change the game; every POST is locked too
+LOCK_WAIT = 5.0  # seconds a request waits for another request on the same session
+LOCK_HOLD = 10.0  # seconds a Redis lock lives if its holder dies
+LOCK_STRIPES = 4096
+SWEEP_MARKER = ".last-sweep"
+TEMP_SUFFIX = ".__wz_cache"  # cachelib's name for a file being written
+
+
+class SessionStoreError(RuntimeError):
+    """The session store could not be read or written."""
+
+
+class SessionBusy(SessionStoreError):
+    """Another request held this session's lock for too long."""
+
+
+STORE_ERRORS = (SessionStoreError, OSError, redis.RedisError)
+
+
+class StoreUnavailable(ServiceUnavailable):
+    description = "Your game is safe, but we cannot reach it right now. Please try again in a moment."
+
+
+class StrictFileSystemCache(FileSystemCache):
+    """cachelib's file store, except that failing to read or write raises."""
+
+    def get(self, key: str) -> object:
+        try:
+            with open(self._get_filename(key), "rb") as f:
+                expires = struct.unpack("I", f.read(4))[0]
+                if expires == 0 or expires >= time.time():
+                    return self.serializer.load(f)
+        except FileNotFoundError:
+            return None
+        except (EOFError, struct.error):
+            return None  # a damaged file holds no game worth a 503
+        except OSError as exc:
+            raise SessionStoreError(f"cannot read session: {exc}") from exc
+        return None
+
+    def set(self, key: str, value: object, timeout: object = None, mgmt_element: bool = False) -> bool:
+        if not super().set(key, value, timeout, mgmt_element):
+            raise SessionStoreError("cannot write session")
+        return True
+
+    def delete(self, key: str, mgmt_element: bool = False) -> bool:
+        if not super().delete(key, mgmt_element):
+            raise SessionStoreError("cannot delete session")
+        return True
+
+
+class FileLocks:
+    """Per-session locks across processes on one host: flock on one of N lock files."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def acquire(self, sid: str) -> Callable[[], None]:
+        stripe = int.from_bytes(hashlib.sha256(sid.encode()).digest()[:4], "big") % LOCK_STRIPES
+        fd = os.open(self.directory / f"{stripe:04d}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        deadline = time.monotonic() + LOCK_WAIT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return lambda: os.close(fd)  # closing the file releases the lock
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    os.close(fd)
+                    raise SessionBusy("session lock timed out") from None
+                time.sleep(0.002)
+
+
+class RedisLocks:
+    """Per-session locks across hosts: a Redis lock that expires if its holder dies."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.client = client
+
+    def acquire(self, sid: str) -> Callable[[], None]:
+        lock = self.client.lock(f"ttt:lock:{sid}", timeout=LOCK_HOLD, blocking_timeout=LOCK_WAIT)
+        if not lock.acquire():
+            raise SessionBusy("session lock timed out")
+
+        def release() -> None:
+            try:
+                lock.release()
+            except redis.exceptions.LockError:
+                pass  # it expired and someone else may hold it now: nothing of ours to free
+
+        return release
+
+
+class GuardedSessions:
+    """Mixin for a Flask-Session interface: lock changing requests, fail with 503."""
+
+    locks: FileLocks | RedisLocks
+
+    def open_session(self, app: Flask, request: Request):
+        sid = request.cookies.get(app.config["SESSION_COOKIE_NAME"])
+        try:
+            if sid and (request.method not in ("GET", "HEAD") or request.path in LOCKED_PATHS):
+                request.environ["ttt.release_lock"] = self.locks.acquire(sid)
+            return super().open_session(app, request)
+        except STORE_ERRORS as exc:
+            app.logger.warning("session store unavailable: %s", exc)
+            request.environ["ttt.store_error"] = exc
+            return self.make_null_session(app)
+
+
+class FileSessions(GuardedSessions, CacheLibSessionInterface):
+    pass
+
+
+class RedisSessions(GuardedSessions, RedisSessionInterface):
+    pass
+
+
+def init_app(app: Flask) -> None:
+    """Install the session interface that the config asks for."""
+    options = {
+        "key_prefix": app.config["SESSION_KEY_PREFIX"],
+        "permanent": True,
+        "sid_length": app.config["SESSION_ID_LENGTH"],
+    }
+    if app.config.get("REDIS_URL"):
+        client = redis.Redis.from_url(app.config["REDIS_URL"], socket_timeout=2, socket_connect_timeout=2)
+        interface = RedisSessions(app, client=client, **options)
+        interface.locks = RedisLocks(client)
+    else:
+        directory = Path(app.config["SESSION_DIR"])
+        (directory / ".locks").mkdir(parents=True, exist_ok=True)
+        cache = StrictFileSystemCache(str(directory), threshold=0, default_timeout=0)
+        interface = FileSessions(app, client=cache, **options)
+        interface.locks = FileLocks(directory / ".locks")
+        app.after_request(_schedule_sweep)
+        app.cli.command("sweep-sessions")(lambda: print(f"removed {sweep(directory)} expired session files"))
+    app.session_interface = interface
+    app.before_request(_refuse_when_store_failed)
+    app.teardown_request(_release_lock)
+
+
+def _refuse_when_store_failed() -> None:
+    if "ttt.store_error" in request.environ:
+        raise StoreUnavailable()
+
+
+def _release_lock(_exc: BaseException | None) -> None:
+    release = request.environ.pop("ttt.release_lock", None)
+    if release is not None:
+        release()
+
+
+def _schedule_sweep(response: Response) -> Response:
+    directory = Path(current_app.config["SESSION_DIR"])
+    interval = current_app.config["SESSION_SWEEP_INTERVAL"]
+    if _sweep_due(directory, interval):
+        response.call_on_close(lambda: sweep(directory))
+    return response
+
+
+def _sweep_due(directory: Path, interval: float) -> bool:
+    """True about once per interval across all processes: the caller moves the marker on.
+
+    Costs one stat per request; two processes that race may both sweep, which is harmless.
+    """
+    marker = directory / SWEEP_MARKER
+    now = time.time()
+    try:
+        if now - marker.stat().st_mtime < interval:
+            return False
+        os.utime(marker, (now, now))
+    except FileNotFoundError:
+        marker.touch()
+        return False
+    except OSError:
+        return False
+    return True
+
+
+def sweep(directory: Path, now: float | None = None) -> int:
+    """Delete expired session files and abandoned temporary files; return how many."""
+    now = time.time() if now is None else now
+    removed = 0
+    with os.scandir(directory) as entries:
+        for entry in entries:
+            if not entry.is_file() or entry.name.startswith("."):
+                continue
+            try:
+                if entry.name.endswith(TEMP_SUFFIX):
+                    expired = entry.stat().st_mtime < now - 3600
+                else:
+                    with open(entry.path, "rb") as f:
+                        expires = struct.unpack("I", f.read(4))[0]
+                    expired = expires != 0 and expires < now
+                if expired:
+                    os.remove(entry.path)
+                    removed += 1
+            except (OSError, struct.error):
+                continue
+    return removed

@@ -1,0 +1,259 @@
+"""The game's pages. Every request that changes the game names the game's token and, for
+moves and undo, the move number it was shown; anything else gets a short message and
+changes nothing."""
+
+from __future__ import annotations
+
+import hmac
+import random
+from dataclasses import replace
+
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+
+from . import tictactoe as ttt
+from .game import DEFAULTS, DIFFICULTIES, MODES, SIDES, Game, GameError
+
+bp = Blueprint("game", __name__)
+rng = random.SystemRandom()
+
+PREFETCH_HEADERS = {"Sec-Purpose": "prefetch", "Purpose": "prefetch", "X-Moz": "prefetch", "X-Purpose": "preview"}
+
+
+class Rejected(Exception):
+    """A request that must not change the game: shown to the player with its status."""
+
+    def __init__(self, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+@bp.errorhandler(Rejected)
+def rejected(exc: Rejected):
+    return page(message=exc.message), exc.status
+
+
+@bp.errorhandler(GameError)
+def game_error(exc: GameError):
+    return page(message=str(exc)), 409
+
+
+@bp.get("/")
+def index():
+    return page()
+
+
+@bp.get("/move")
+def move():
+    if any(request.headers.get(h, "").lower().startswith(v) for h, v in PREFETCH_HEADERS.items()):
+        raise Rejected("Moves are not prefetched.", 403)
+    number, row, col = (_int_arg(name) for name in ("n", "row", "col"))
+    if not (0 <= row <= 2 and 0 <= col <= 2):
+        raise Rejected("There is no such cell on the board.", 400)
+    game, token = current_game(), request.args.get("game")
+    if game is None:
+        if token or number != 0:
+            raise Rejected("That link is not from your game. Here is a fresh board.", 403)
+        game = Game.start(rng, **preferences())
+    else:
+        if token:  # links shown before the game began carry no token: they are merely stale
+            check_token(game, token)
+        if not token or number != game.number:
+            raise Rejected("That link is out of date: the board has changed since. Here it is now.")
+    save(game.play(3 * row + col, rng))
+    return redirect(url_for(".index"), 303)
+
+
+@bp.post("/new")
+def new_game():
+    options = {}
+    for name, allowed in (("side", SIDES), ("difficulty", DIFFICULTIES), ("mode", MODES)):
+        value = request.form.get(name, DEFAULTS[name])
+        if value not in allowed:
+            raise Rejected("Those game options are not on offer.", 400)
+        options[name] = value
+    game = current_game()
+    if game is not None:
+        check_token(game, request.form.get("game"))
+    current_app.session_interface.regenerate(session)
+    save(Game.start(rng, **options))
+    return redirect(url_for(".index"), 303)
+
+
+@bp.post("/undo")
+def undo():
+    game = current_game()
+    if game is None:
+        raise Rejected("There is no game to undo.")
+    check_token(game, request.form.get("game"))
+    if request.form.get("n") != str(game.number):
+        raise Rejected("That undo button is out of date: the board has changed since. Here it is now.")
+    save(game.undo())
+    return redirect(url_for(".index"), 303)
+
+
+@bp.post("/teach")
+def teach():
+    game = current_game()
+    if game is not None:
+        check_token(game, request.form.get("game"))
+    session["teach"] = not session.get("teach", False)
+    return redirect(url_for(".index"), 303)
+
+
+@bp.post("/score/reset")
+def reset_score():
+    game = current_game()
+    if game is not None:
+        check_token(game, request.form.get("game"))
+    session["score"] = {}
+    return redirect(url_for(".index"), 303)
+
+
+@bp.get("/robots.txt")
+def robots():
+    return Response("User-agent: *\nDisallow: /move\n", mimetype="text/plain")
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    return redirect(url_for("static", filename="favicon.svg"), 301)
+
+
+# Session access: the game and score are written back whole, never changed in place.
+
+
+def current_game() -> Game | None:
+    return Game.from_data(session.get("game"))
+
+
+def preferences() -> dict[str, str]:
+    game = current_game()
+    if game is None:
+        return dict(DEFAULTS)
+    return {"side": game.side, "difficulty": game.difficulty, "mode": game.mode}
+
+
+def save(game: Game) -> None:
+    if game.over and not game.scored:
+        game = replace(game, scored=True)
+        score = dict(session.get("score") or {})
+        key = score_key(game)
+        tally = list(_tally(score.get(key)))
+        tally[{"win": 0, "loss": 1, "draw": 2}[outcome(game)]] += 1
+        score[key] = tally
+        session["score"] = score
+    session["game"] = game.to_data()
+
+
+def check_token(game: Game, token: str | None) -> None:
+    if not token or not hmac.compare_digest(token.encode(), game.token.encode()):
+        raise Rejected("That link or button belongs to another game. Here is yours.", 403)
+
+
+def _int_arg(name: str) -> int:
+    value = request.args.get(name, "")
+    if not (value.isascii() and value.isdigit() and len(value) <= 3):
+        raise Rejected("That move link is not valid.", 400)
+    return int(value)
+
+
+def _tally(value: object) -> tuple[int, int, int]:
+    if isinstance(value, list) and len(value) == 3 and all(type(n) is int and n >= 0 for n in value):
+        return tuple(value)
+    return (0, 0, 0)
+
+
+def score_key(game: Game) -> str:
+    return f"ai-{game.difficulty}" if game.mode == "ai" else "friend"
+
+
+def outcome(game: Game) -> str:
+    """ "win", "loss" or "draw": the human's, in AI mode; X's, in friend mode."""
+    if game.winner is None:
+        return "draw"
+    first = game.side if game.mode == "ai" else ttt.X
+    return "win" if game.winner == first else "loss"
+
+
+# The page.
+
+
+def page(message: str | None = None) -> str:
+    game = current_game()
+    teach_on = bool(session.get("teach", False))
+    view = board_view(game, teach_on)
+    wins, losses, draws = _tally((session.get("score") or {}).get(score_key(game or Game(token="", **DEFAULTS))))
+    return render_template(
+        "index.html",
+        game=game,
+        options=preferences(),
+        view=view,
+        teach=teach_on,
+        message=message,
+        score={"wins": wins, "losses": losses, "draws": draws},
+        history=game.history() if game else [],
+    )
+
+
+def board_view(game: Game | None, teach_on: bool) -> dict:
+    """What the template needs: cells, status and the AI's comment."""
+    shown = game or Game(token="", **DEFAULTS)
+    mover = shown.to_move
+    playable = shown.humans_turn
+    values = ttt.scores(shown.board) if teach_on and playable else {}
+    line = shown.winning_line
+    last = shown.moves[-1] if shown.moves else None
+    cells = []
+    for n in range(9):
+        row, col = divmod(n, 3)
+        mark = shown.board[row][col] or ""
+        cell = {"row": row, "col": col, "mark": mark, "in_line": n in line, "last": n == last}
+        name = f"Row {row + 1}, column {col + 1}"
+        if mark:
+            cell["label"] = f"{name}: {mark}"
+        elif playable:
+            cell["label"] = f"{name}, empty: place {mover}"
+            cell["href"] = url_for(".move", game=game.token if game else None, n=shown.number, row=row, col=col)
+            if (row, col) in values:
+                cell["value"] = values[(row, col)]
+        else:
+            cell["label"] = f"{name}, empty"
+        cells.append(cell)
+    return {"cells": cells, "status": status(shown), "ai_says": ai_says(shown, teach_on), "shown": shown}
+
+
+def status(game: Game) -> dict:
+    if not game.over:
+        if game.mode == "friend":
+            text = f"{game.to_move} to move."
+        else:
+            text = f"Your turn: place {game.to_move}."
+        return {"state": "playing", "winner": "", "text": text, "title": text}
+    result = outcome(game)
+    if game.mode == "friend":
+        text = {"win": "X wins!", "loss": "O wins!", "draw": "It's a draw."}[result]
+    else:
+        text = {"win": "You won!", "loss": "The AI won.", "draw": "It's a draw."}[result]
+    return {"state": "over", "winner": game.winner or "", "text": text, "title": text}
+
+
+def ai_says(game: Game, teach_on: bool) -> str | None:
+    """After the AI moves, in teach mode: what it expects from here."""
+    if not (teach_on and game.ai_side and game.moves and not game.over and game.humans_turn):
+        return None
+    value = ttt.evaluate(game.board)  # for the human, who is to move
+    if value.outcome == "loss":
+        return f"I can force a win in {value.plies} moves."
+    if value.outcome == "win":
+        return f"I slipped: you can force a win in {value.plies} moves."
+    return "Best play from here is a draw."
