@@ -14,6 +14,7 @@ Three things are added to Flask-Session here:
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import os
@@ -113,10 +114,9 @@ class RedisLocks:
             raise SessionBusy("session lock timed out")
 
         def release() -> None:
-            try:
+            # If it expired, someone else may hold it now: there is nothing of ours to free.
+            with contextlib.suppress(redis.exceptions.LockError):
                 lock.release()
-            except redis.exceptions.LockError:
-                pass  # it expired and someone else may hold it now: nothing of ours to free
 
         return release
 

@@ -234,10 +234,7 @@ def board_view(game: Game | None, teach_on: bool) -> dict:
 
 def status(game: Game) -> dict:
     if not game.over:
-        if game.mode == "friend":
-            text = f"{game.to_move} to move."
-        else:
-            text = f"Your turn: place {game.to_move}."
+        text = f"{game.to_move} to move." if game.mode == "friend" else f"Your turn: place {game.to_move}."
         return {"state": "playing", "winner": "", "text": text, "title": text}
     result = outcome(game)
     if game.mode == "friend":
