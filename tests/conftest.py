@@ -1,14 +1,29 @@
 from pathlib import Path
 
 import pytest
+import redis
 
 from tests.page import Page
+from tests.servers import RedisServer
 from ttt_web.app import create_app
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "test-secret", "SESSION_DIR": str(tmp_path / "sessions")})
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory):
+    server = RedisServer(tmp_path_factory.mktemp("redis")).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["files", "redis"])
+def app(request, tmp_path):
+    """The app on each session store: the embedded file store, and Redis."""
+    config = {"TESTING": True, "SECRET_KEY": "test-secret", "SESSION_DIR": str(tmp_path / "sessions")}
+    if request.param == "redis":
+        server = request.getfixturevalue("redis_server")
+        redis.Redis.from_url(server.url).flushdb()
+        config["REDIS_URL"] = server.url
+    return create_app(config)
 
 
 @pytest.fixture
@@ -18,7 +33,10 @@ def client(app):
 
 @pytest.fixture
 def stored(app):
-    """How many sessions the embedded store holds."""
+    """How many sessions the store holds."""
+    if app.config.get("REDIS_URL"):
+        client = redis.Redis.from_url(app.config["REDIS_URL"])
+        return lambda: sum(1 for _ in client.scan_iter(app.config["SESSION_KEY_PREFIX"] + "*"))
     directory = Path(app.config["SESSION_DIR"])
     return lambda: sum(1 for p in directory.iterdir() if p.is_file() and not p.name.startswith("."))
 

@@ -243,9 +243,8 @@ def test_sweeps_are_spaced_out_by_the_interval(tmp_path):
 def test_session_data_is_json_native(play, client, app):
     play.move(1, 1)
     play.submit("teach")
-    store = app.session_interface.cache
     sid = client.get_cookie(app.config["SESSION_COOKIE_NAME"]).value
-    data = store.get(app.config["SESSION_KEY_PREFIX"] + sid)
+    data = app.session_interface._retrieve_session_data(app.config["SESSION_KEY_PREFIX"] + sid)
 
     def native(value):
         if isinstance(value, dict):

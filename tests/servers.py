@@ -1,0 +1,142 @@
+"""Real servers for the tests, on free loopback ports: gunicorn and redis-server."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def require(command: str, package: str) -> str:
+    path = shutil.which(command)
+    if path is None:
+        raise RuntimeError(f"{command} is missing: install the Debian package {package} (make test does)")
+    return path
+
+
+def wait_for_port(port: int, process: subprocess.Popen, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode}: {process.args}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"nothing listens on port {port} after {seconds} s")
+
+
+def stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@contextlib.contextmanager
+def gunicorn(env: dict[str, str], workers: int = 2, app: str = "wsgi:app", log: Path | None = None):
+    """Serve `app` from the project root; yields the base URL."""
+    port = free_port()
+    command = [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--bind", f"127.0.0.1:{port}", app]
+    output = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 - closed below
+    process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **env}, stdout=output, stderr=output)
+    try:
+        wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop(process)
+        if log:
+            output.close()
+
+
+class RedisServer:
+    """A redis-server of our own that persists every write, so it can stop and come back."""
+
+    def __init__(self, directory: Path) -> None:
+        self.binary = require("redis-server", "redis-server")
+        self.directory = directory
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> RedisServer:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        command = [self.binary, "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.directory)]
+        command += ["--save", "", "--appendonly", "yes", "--appendfsync", "always", "--protected-mode", "yes"]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for_port(self.port, self.process)
+        return self
+
+    def stop(self) -> None:
+        if self.process is not None:
+            stop(self.process)
+            self.process = None
+
+
+class HttpClient:
+    """Speaks HTTP to a real server and keeps its cookies; redirects are not followed.
+
+    Its requests and responses look like Flask's test client's, so the same Player
+    helper drives both.
+    """
+
+    def __init__(self, base: str) -> None:
+        parts = urlsplit(base)
+        self.host, self.port = parts.hostname, parts.port
+        self.cookies: dict[str, str] = {}
+
+    def get(self, path: str, headers: dict | None = None) -> Response:
+        return self.request("GET", path, headers=headers)
+
+    def post(self, path: str, data: dict | None = None, headers: dict | None = None) -> Response:
+        body = urlencode(data or {})
+        headers = {"Content-Type": "application/x-www-form-urlencoded", **(headers or {})}
+        return self.request("POST", path, body, headers)
+
+    def request(self, method: str, path: str, body: str | None = None, headers: dict | None = None) -> Response:
+        headers = dict(headers or {})
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        try:
+            connection.request(method, path.replace("&amp;", "&"), body, headers)
+            raw = connection.getresponse()
+            response = Response(raw.status, raw.headers, raw.read().decode())
+        finally:
+            connection.close()
+        for cookie in raw.headers.get_all("Set-Cookie") or []:
+            name, _, rest = cookie.partition("=")
+            value = rest.split(";", 1)[0]
+            if value and "max-age=0" not in cookie.lower() and "1970" not in cookie:
+                self.cookies[name] = value
+            else:
+                self.cookies.pop(name, None)
+        return response
+
+
+class Response:
+    def __init__(self, status: int, headers, text: str) -> None:
+        self.status_code = status
+        self.headers = headers
+        self.text = text

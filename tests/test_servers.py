@@ -1,0 +1,116 @@
+"""The real thing: wsgi.py under gunicorn, Redis shared by several processes, races, faults."""
+
+import random
+import threading
+from collections import Counter
+
+import pytest
+
+from tests import servers
+from tests.conftest import Player
+from tests.page import Page
+from ttt_web import tictactoe as ttt
+
+
+def env_for(tmp_path, **extra):
+    return {"TTT_INSTANCE_DIR": str(tmp_path / "instance"), "SECRET_KEY": "shared-secret", **extra}
+
+
+def play_game(player: Player, rng: random.Random) -> Page:
+    page = player.page()
+    while page.state == "playing":
+        player.follow(rng.choice(sorted(page.links.values())))
+        page = player.page()
+    return page
+
+
+def test_wsgi_under_gunicorn_plays_a_whole_game(tmp_path):
+    env = {"TTT_INSTANCE_DIR": str(tmp_path / "instance")}  # no SECRET_KEY: made at first start
+    with servers.gunicorn(env) as base:
+        player = Player(servers.HttpClient(base))
+        page = play_game(player, random.Random(1))
+        assert page.state == "over" and page.winner in ("O", "")
+        assert player.submit("new-game").headers["Location"] == "/"
+        assert player.page().marks == "." * 9
+    assert (tmp_path / "instance" / "secret_key").stat().st_mode & 0o777 == 0o600
+
+
+def test_two_gunicorn_instances_share_games_through_redis(tmp_path, redis_server):
+    env = env_for(tmp_path, REDIS_URL=redis_server.url)
+    with servers.gunicorn(env, workers=1) as first, servers.gunicorn(env, workers=1) as second:
+        on_first = servers.HttpClient(first)
+        player = Player(on_first)
+        page = player.move(1, 1)
+        on_second = servers.HttpClient(second)
+        on_second.cookies = on_first.cookies
+        other = Player(on_second)
+        assert other.page().marks == page.marks
+        row, col = next(iter(sorted(other.page().links)))
+        after = other.move(row, col)
+        assert after.marks.count(".") == 5
+        assert player.page().marks == after.marks  # and back on the first
+
+
+@pytest.mark.parametrize("store", ["files", "redis"])
+def test_concurrent_moves_on_one_session_across_two_workers(tmp_path, store, request):
+    env = env_for(tmp_path)
+    if store == "redis":
+        env["REDIS_URL"] = request.getfixturevalue("redis_server").url
+    with servers.gunicorn(env, workers=2) as base:
+        client = servers.HttpClient(base)
+        player = Player(client)
+        player.move(1, 1)
+        for _ in range(3):  # three rounds of eight clicks at once, from "two tabs" of one page
+            page = player.page()
+            if page.state == "over":
+                break
+            hrefs = list(page.links.values()) * 2
+            results = fire_together(client, hrefs)
+            assert Counter(results)[303] == 1, results
+            assert set(results) <= {303, 409}, results
+            now = player.page()
+            assert_legal(now.marks)
+            assert now.marks.count(".") == page.marks.count(".") - min(2, page.marks.count("."))
+
+
+def fire_together(client, hrefs):
+    barrier = threading.Barrier(len(hrefs))
+    results = [None] * len(hrefs)
+
+    def click(n, href):
+        barrier.wait()
+        results[n] = client.get(href).status_code
+
+    threads = [threading.Thread(target=click, args=(n, href)) for n, href in enumerate(hrefs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
+def assert_legal(marks: str) -> None:
+    x, o = marks.count("X"), marks.count("O")
+    assert x - o in (0, 1), marks
+    board = [[None if c == "." else c for c in marks[r * 3 : r * 3 + 3]] for r in range(3)]
+    ttt.player(board)  # a well-formed board
+
+
+def test_redis_outage_answers_503_and_play_resumes(tmp_path):
+    redis = servers.RedisServer(tmp_path / "redis").start()
+    try:
+        with servers.gunicorn(env_for(tmp_path, REDIS_URL=redis.url), workers=1) as base:
+            player = Player(servers.HttpClient(base))
+            page = player.move(1, 1)
+            href = next(iter(page.links.values()))
+            redis.stop()
+            for response in (player.client.get("/"), player.client.get(href)):
+                assert response.status_code == 503
+                assert "Traceback" not in response.text and "redis" not in response.text.lower()
+                assert "try again" in response.text
+            redis.start()
+            assert player.page().marks == page.marks  # nothing half-written
+            player.follow(href)
+            assert player.page().marks.count(".") == 5
+    finally:
+        redis.stop()
