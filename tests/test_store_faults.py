@@ -1,0 +1,94 @@
+"""The embedded file store when its directory cannot be written or is full: 503, nothing
+half-written, and play resumes once the directory is healthy again. Cookie-less traffic
+stores nothing at all."""
+
+import contextlib
+import os
+import subprocess
+
+from tests.conftest import Player
+from tests.page import Page
+from ttt_web.app import create_app
+
+
+def make_app(directory):
+    return create_app({"SECRET_KEY": "s", "SESSION_DIR": str(directory)})
+
+
+@contextlib.contextmanager
+def read_only(directory):
+    """Unwritable even for root: chmod, plus the immutable attribute when we are root."""
+    os.chmod(directory, 0o500)
+    immutable = os.geteuid() == 0
+    if immutable:
+        subprocess.run(["chattr", "+i", str(directory)], check=True)
+    try:
+        yield
+    finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", str(directory)], check=True)
+        os.chmod(directory, 0o700)
+
+
+@contextlib.contextmanager
+def small_disk(directory):
+    """A 1 MiB tmpfs mounted on `directory` (needs root, as CI and make test have)."""
+    directory.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", str(directory)], check=True)
+    try:
+        yield
+    finally:
+        subprocess.run(["umount", "-l", str(directory)], check=True)
+
+
+def assert_unavailable(player, href):
+    response = player.client.get(href)
+    assert response.status_code == 503
+    assert "Traceback" not in response.text and "try again" in response.text
+
+
+def test_an_unwritable_session_directory_answers_503_and_play_resumes(tmp_path):
+    directory = tmp_path / "sessions"
+    player = Player(make_app(directory).test_client())
+    page = player.move(1, 1)
+    href = next(iter(page.links.values()))
+    with read_only(directory):
+        assert_unavailable(player, href)
+        assert player.client.post("/new", data=page.form("new-game")).status_code == 503
+        assert player.page().marks == page.marks
+    player.follow(href)
+    assert player.page().marks.count(".") == 5
+
+
+def test_a_full_session_directory_answers_503_and_play_resumes(tmp_path):
+    directory = tmp_path / "sessions"
+    with small_disk(directory):
+        player = Player(make_app(directory).test_client())
+        page = player.move(1, 1)
+        href = next(iter(page.links.values()))
+        filler = directory / ".filler"
+        with contextlib.suppress(OSError), open(filler, "wb", buffering=0) as f:
+            while True:
+                f.write(b"\0" * 65536)
+        assert_unavailable(player, href)
+        assert player.page().marks == page.marks  # the old session file is whole
+        filler.unlink()
+        player.follow(href)
+        assert player.page().marks.count(".") == 5
+
+
+def test_a_missing_session_directory_is_not_a_500(tmp_path):
+    directory = tmp_path / "sessions"
+    player = Player(make_app(directory).test_client())
+    player.move(1, 1)
+    (directory / ".locks").rename(tmp_path / "locks-away")
+    response = player.client.get(Page(player.client.get("/").text).links.popitem()[1])
+    assert response.status_code == 503
+
+
+def test_ten_thousand_cookieless_page_views_store_nothing(app, stored):
+    client = app.test_client()
+    for _ in range(10_000):
+        assert client.get("/").status_code == 200
+        client._cookies.clear()
+    assert stored() == 0
