@@ -42,6 +42,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     if test_config:
         app.config.from_mapping(test_config)
+    if os.environ.get("FLASK_RUN_FROM_CLI") != "true":
+        app.debug = False  # FLASK_DEBUG counts only for `flask run --debug`, never under gunicorn
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
 

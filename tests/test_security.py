@@ -1,0 +1,218 @@
+"""Headers, cookies, forged requests, error pages, static files, and a fuzzer."""
+
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.page import Page
+from ttt_web.app import ROOT, create_app
+from ttt_web.game import Game
+
+REQUIRED_CSP = ["default-src 'self'", "frame-ancestors 'none'", "object-src 'none'", "base-uri 'none'"]
+
+
+def assert_hardened(response):
+    csp = response.headers["Content-Security-Policy"]
+    assert all(part in csp for part in REQUIRED_CSP), csp
+    assert "unsafe-inline" not in csp
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] in ("same-origin", "no-referrer", "strict-origin")
+    assert response.headers["X-Frame-Options"] == "DENY"
+
+
+def test_every_kind_of_response_carries_the_security_headers(play):
+    href = play.page().links[1, 1]
+    responses = [
+        play.client.get("/"),
+        play.client.get(href),
+        play.client.get(href),  # now stale: 409
+        play.client.get("/move?n=x"),
+        play.client.post("/new", data={}, headers={"Origin": "https://evil.example"}),
+        play.client.get("/no/such/page"),
+        play.client.delete("/"),
+        play.client.get("/static/style.css"),
+        play.client.get("/robots.txt"),
+    ]
+    assert [r.status_code for r in responses] == [200, 303, 409, 400, 403, 404, 405, 200, 200]
+    for response in responses:
+        assert_hardened(response)
+    for response in responses[:7]:
+        assert response.headers["Cache-Control"] == "no-store"
+
+
+def test_templates_have_no_inline_script_or_style():
+    for template in (ROOT / "templates").rglob("*.html"):
+        text = template.read_text()
+        assert "<script" not in text and "<style" not in text and " style=" not in text, template
+        assert " on" not in text.replace(" one", "").replace(" on ", "").replace(" only", ""), template
+
+
+def test_session_cookie_is_httponly_and_lax(play):
+    response = play.client.get(play.page().links[0, 0])
+    cookie = response.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Secure" not in cookie
+
+
+def test_with_ttt_https_the_cookie_is_secure_and_host_bound(monkeypatch, tmp_path):
+    monkeypatch.setenv("TTT_HTTPS", "1")
+    app = create_app({"SECRET_KEY": "s", "SESSION_DIR": str(tmp_path)})
+    client = app.test_client()
+    response = client.get("/move?n=0&row=1&col=1", base_url="https://localhost")
+    cookie = response.headers["Set-Cookie"]
+    assert cookie.startswith("__Host-ttt=") and "Secure" in cookie and "HttpOnly" in cookie
+    assert "Domain" not in cookie and "Path=/" in cookie
+    assert response.headers["Strict-Transport-Security"].startswith("max-age=")
+
+
+@pytest.mark.parametrize(
+    ("path", "form"), [("/new", "new-game"), ("/undo", "undo"), ("/teach", "teach"), ("/score/reset", "reset-score")]
+)
+@pytest.mark.parametrize(
+    "headers",
+    [{"Origin": "https://evil.example"}, {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"}],
+)
+def test_cross_site_posts_change_nothing(play, path, form, headers):
+    play.move(1, 1)
+    page = play.page()
+    response = play.client.post(path, data=page.form(form), headers=headers)
+    assert response.status_code == 403
+    after = play.page()
+    assert (after.marks, after.html.count('aria-pressed="true"')) == (page.marks, 0)
+
+
+def test_same_origin_posts_pass(play):
+    play.move(1, 1)
+    headers = {"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"}
+    response = play.client.post("/new", data=play.page().form("new-game"), headers=headers)
+    assert response.status_code == 303
+
+
+def test_the_form_token_never_stores_a_session_for_lookers(client, stored):
+    page = Page(client.get("/").text)
+    assert page.form("new-game")["game"] == ""
+    assert stored() == 0
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status"),
+    [("GET", "/nowhere", 404), ("POST", "/", 405), ("PUT", "/move", 405), ("GET", "/move?n=1e9", 400)],
+)
+def test_error_pages_are_in_the_sites_style_and_reveal_nothing(client, method, path, status):
+    response = client.open(path, method=method)
+    assert response.status_code == status
+    assert 'href="/static/style.css' in response.text
+    assert "Traceback" not in response.text and "werkzeug" not in response.text.lower()
+
+
+def test_a_crash_gives_the_500_page_without_internals(tmp_path):
+    app = create_app({"SECRET_KEY": "s", "SESSION_DIR": str(tmp_path)})
+
+    @app.get("/crash")
+    def crash():
+        raise RuntimeError("secret internals /etc/passwd")
+
+    response = app.test_client().get("/crash")
+    assert response.status_code == 500
+    assert "secret internals" not in response.text and "Traceback" not in response.text
+    assert "Something went wrong" in response.text
+    assert_hardened(response)
+
+
+def test_debug_is_off_outside_flask_run(monkeypatch, tmp_path):
+    monkeypatch.setenv("FLASK_DEBUG", "1")
+    monkeypatch.delenv("FLASK_RUN_FROM_CLI", raising=False)
+    assert create_app({"SESSION_DIR": str(tmp_path), "SECRET_KEY": "s"}).debug is False
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/static/../wsgi.py",
+        "/static/%2e%2e/wsgi.py",
+        "/static/..%2fwsgi.py",
+        "/static/%2e%2e%2fttt_web%2fapp.py",
+        "/static//etc/passwd",
+        "/static/....//wsgi.py",
+        "/wsgi.py",
+        "/ttt_web/app.py",
+        "/instance/secret_key",
+        "/templates/base.html",
+    ],
+)
+def test_only_static_files_are_served(client, path):
+    response = client.get(path, follow_redirects=True)  # "//" is merged by a 308 first
+    assert response.status_code in (404, 400)
+    assert "create_app" not in response.text and "import" not in response.text
+
+
+# The fuzzer: random requests at every route, with a real game going on between them.
+
+ROUTES = ["/", "/move", "/new", "/undo", "/teach", "/score/reset", "/robots.txt", "/favicon.ico", "/static/style.css"]
+METHODS = ["GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH"]
+FIELDS = ["game", "n", "row", "col", "side", "difficulty", "mode", "cell", "x"]
+printable = st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=30)
+anytext = st.text(max_size=30)
+values = st.one_of(anytext, st.integers(-5, 12).map(str), st.sampled_from(["X", "O", "ai", "friend", "easy", ""]))
+requests = st.fixed_dictionaries(
+    {
+        "method": st.sampled_from(METHODS),
+        "path": st.one_of(
+            st.sampled_from(ROUTES), st.text(max_size=40).map(lambda s: "/" + s.lstrip("/").replace("?", "%3F"))
+        ),
+        "query": st.dictionaries(st.sampled_from(FIELDS) | anytext, values, max_size=5),
+        "form": st.dictionaries(st.sampled_from(FIELDS) | anytext, values, max_size=5),
+        "headers": st.dictionaries(
+            st.sampled_from(["Origin", "Sec-Fetch-Site", "Purpose", "Referer", "Accept", "Content-Type", "X-Any"]),
+            printable,
+            max_size=3,
+        ),
+        "cookie": st.one_of(st.none(), printable),
+        "real_move": st.booleans(),
+    }
+)
+
+_fuzz_dir = tempfile.TemporaryDirectory()
+FUZZ_APP = create_app({"SECRET_KEY": "s", "SESSION_DIR": _fuzz_dir.name})
+FUZZ_CLIENT = FUZZ_APP.test_client()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(requests, min_size=1, max_size=6))
+def test_fuzzed_requests_never_5xx_and_the_game_stays_legal(batch):
+    client = FUZZ_CLIENT
+    for req in batch:
+        if req["real_move"]:
+            links = list(Page(client.get("/").text).links.values())
+            if links:
+                assert client.get(links[len(links) // 2]).status_code == 303
+        saved = client.get_cookie(FUZZ_APP.config["SESSION_COOKIE_NAME"])
+        if req["cookie"] is not None:
+            client.set_cookie(FUZZ_APP.config["SESSION_COOKIE_NAME"], req["cookie"])
+        response = client.open(
+            req["path"],
+            method=req["method"],
+            query_string=req["query"],
+            data=req["form"] if req["method"] not in ("GET", "HEAD") else None,
+            headers=req["headers"],
+        )
+        assert response.status_code < 500, (req, response.status_code)
+        if req["cookie"] is not None and saved is not None:
+            client.set_cookie(FUZZ_APP.config["SESSION_COOKIE_NAME"], saved.value)
+        assert_store_is_legal()
+
+
+def assert_store_is_legal():
+    """Every stored session holds, if any game, a legal one consistent with its history."""
+    serializer = FUZZ_APP.session_interface.cache.serializer
+    for path in Path(_fuzz_dir.name).iterdir():
+        if path.is_file() and not path.name.startswith("."):
+            with open(path, "rb") as f:
+                f.read(4)  # the expiry stamp
+                data = serializer.load(f)
+            if "game" in data:
+                game = Game.from_data(data["game"])
+                assert game is not None, data
+                assert game.to_data() == data["game"]
