@@ -1,0 +1,208 @@
+"""End to end in Debian's Chromium, driven by Playwright, against the real app under gunicorn."""
+
+import re
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from tests import servers
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = servers.ROOT / "screenshots"
+WIDTHS = [320, 360, 414, 768, 1024, 1440]
+CELL_LINKS = "#board a"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args():
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError(f"{CHROMIUM} is missing: install the Debian package chromium (make test does)")
+    flags = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-sync"]
+    flags += ["--disable-background-networking", "--disable-component-update"]
+    return {"executable_path": CHROMIUM, "args": flags}
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    env = {"TTT_INSTANCE_DIR": str(tmp_path_factory.mktemp("instance"))}
+    with servers.gunicorn(env, workers=2) as base:
+        yield base
+
+
+@pytest.fixture
+def browser_context_args(browser_context_args, live_server):
+    return {**browser_context_args, "base_url": live_server}
+
+
+def cells(page: Page) -> str:
+    return "".join(page.eval_on_selector_all("#board td", "tds => tds.map(td => td.dataset.mark || '.')"))
+
+
+def state(page: Page) -> str:
+    return page.get_attribute("#status", "data-state")
+
+
+def assert_accessible(page: Page) -> None:
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+
+
+def play_by_clicking(page: Page) -> None:
+    while state(page) == "playing":
+        page.locator(CELL_LINKS).first.click()
+        page.wait_for_load_state()
+
+
+def test_a_full_game_by_clicking(page: Page):
+    page.goto("/")
+    assert_accessible(page)
+    expect(page).to_have_title(re.compile("Your turn"))
+    page.locator("#board td[data-row='1'][data-col='1'] a").click()
+    assert cells(page)[4] == "X" and cells(page).count("O") == 1
+    play_by_clicking(page)
+    assert page.get_attribute("#status", "data-winner") in ("O", "")
+    expect(page).to_have_title(re.compile("AI won|draw"))
+    assert page.locator(CELL_LINKS).count() == 0
+    assert_accessible(page)
+
+
+def test_a_game_by_keyboard_only(page: Page):
+    page.goto("/")
+    while state(page) == "playing":
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.closest('#board') !== null"):
+                break
+        else:
+            pytest.fail("Tab never reached a cell")
+        outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+        assert outline != "none", "focus must be visible"
+        page.keyboard.press("Enter")
+        page.wait_for_load_state()
+    assert state(page) == "over"
+
+
+def test_cell_links_have_names_and_marks_are_announced(page: Page):
+    page.goto("/")
+    expect(page.get_by_role("link", name="Row 2, column 3, empty: place X")).to_be_visible()
+    page.get_by_role("link", name="Row 2, column 2, empty: place X").click()
+    expect(page.locator("#board")).to_contain_text("Row 2, column 2: X")
+    assert page.get_attribute("#status", "aria-live") == "polite"
+
+
+@pytest.mark.parametrize("side", ["X", "O"])
+@pytest.mark.parametrize("difficulty", ["easy", "medium", "impossible"])
+def test_new_game_with_each_option(page: Page, side, difficulty):
+    page.goto("/")
+    page.locator(f"#new-game input[name=side][value={side}]").check()
+    page.locator(f"#new-game input[name=difficulty][value={difficulty}]").check()
+    page.locator("#new-game button[type=submit]").click()
+    assert cells(page).count("X") == (1 if side == "O" else 0)
+    expect(page.locator(f"#new-game input[name=side][value={side}]")).to_be_checked()
+    expect(page.locator(f"#new-game input[name=difficulty][value={difficulty}]")).to_be_checked()
+    expect(page.locator("#score-title")).to_contain_text(difficulty.capitalize())
+
+
+def test_undo(page: Page):
+    page.goto("/")
+    page.locator("#board td[data-row='0'][data-col='0'] a").click()
+    assert cells(page).count(".") == 7
+    page.locator("#undo button").click()
+    assert cells(page) == "." * 9
+    expect(page.locator("#undo button")).to_be_disabled()
+
+
+def test_teach_mode(page: Page):
+    page.goto("/")
+    page.locator("#teach button").click()
+    expect(page.locator("#teach button")).to_have_attribute("aria-pressed", "true")
+    values = page.eval_on_selector_all("#board td[data-value]", "tds => tds.map(td => td.dataset.value)")
+    assert values == ["draw"] * 9
+    page.locator("#board td[data-row='0'][data-col='1'] a").click()
+    expect(page.locator("#ai-says")).to_be_visible()
+    assert_accessible(page)
+    page.locator("#teach button").click()
+    assert page.locator("#board td[data-value]").count() == 0
+
+
+def test_friend_mode(page: Page):
+    page.goto("/")
+    page.locator("#new-game input[name=mode][value=friend]").check()
+    page.locator("#new-game button[type=submit]").click()
+    for row, col in [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]:
+        page.locator(f"#board td[data-row='{row}'][data-col='{col}'] a").click()
+    expect(page.locator("#status")).to_have_text("X wins!")
+    assert page.locator("#board td.in-line").count() == 3
+    expect(page.locator("#score")).to_have_attribute("data-wins", "1")
+
+
+def test_a_full_game_with_javascript_disabled(browser, live_server):
+    context = browser.new_context(java_script_enabled=False, base_url=live_server)
+    page = context.new_page()
+    page.goto("/")
+    play_by_clicking(page)
+    assert state(page) == "over"
+    page.locator("#new-game button[type=submit]").click()
+    assert cells(page) == "." * 9
+    context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_layout_holds_at_every_width(page: Page, width):
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto("/")
+    page.locator("#board td[data-row='1'][data-col='1'] a").click()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    box = page.locator("#board").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width
+    for cell in page.locator("#board td").all():
+        assert cell.bounding_box()["width"] >= 44  # a comfortable touch target
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_colour_schemes_pass_axe(page: Page, scheme):
+    page.emulate_media(color_scheme=scheme)
+    page.goto("/")
+    page.locator("#teach button").click()
+    page.locator("#board td[data-row='1'][data-col='1'] a").click()
+    assert_accessible(page)
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert (background == "rgb(246, 247, 251)") == (scheme == "light")
+
+
+def test_motion_only_where_allowed(page: Page):
+    page.goto("/")
+    page.locator("#board td[data-row='1'][data-col='1'] a").click()
+    last = "#board td.last .mark"
+    assert page.eval_on_selector(last, "e => getComputedStyle(e).animationName") == "pop"
+    page.emulate_media(reduced_motion="reduce")
+    page.reload()
+    assert page.eval_on_selector(last, "e => getComputedStyle(e).animationName") == "none"
+
+
+def test_favicon_is_served(page: Page):
+    page.goto("/")
+    href = page.get_attribute("link[rel=icon]", "href")
+    response = page.request.get(href)
+    assert response.ok and "svg" in response.headers["content-type"]
+
+
+def test_screenshots_of_the_key_states(browser, live_server):
+    SHOTS.mkdir(exist_ok=True)
+    for scheme in ("light", "dark"):
+        for width in (1280, 360):
+            context = browser.new_context(
+                base_url=live_server, color_scheme=scheme, viewport={"width": width, "height": 900}
+            )
+            page = context.new_page()
+            page.goto("/")
+            page.screenshot(path=SHOTS / f"start-{scheme}-{width}.png", full_page=True)
+            page.locator("#teach button").click()
+            page.locator("#board td[data-row='1'][data-col='1'] a").click()
+            page.screenshot(path=SHOTS / f"teach-{scheme}-{width}.png", full_page=True)
+            play_by_clicking(page)
+            page.screenshot(path=SHOTS / f"over-{scheme}-{width}.png", full_page=True)
+            context.close()
+    assert len(list(SHOTS.glob("*.png"))) >= 12
