@@ -25,6 +25,7 @@ from .game import DEFAULTS, DIFFICULTIES, MODES, SIDES, Game, GameError
 bp = Blueprint("game", __name__)
 rng = random.SystemRandom()
 
+BLANK = Game(token="", **DEFAULTS)  # what a visitor with no game yet is shown
 PREFETCH_HEADERS = {"Sec-Purpose": "prefetch", "Purpose": "prefetch", "X-Moz": "prefetch", "X-Purpose": "preview"}
 
 
@@ -63,7 +64,7 @@ def move():
     if game is None:
         if token or number != 0:
             raise Rejected("That link is not from your game. Here is a fresh board.", 403)
-        game = Game.start(rng, **preferences())
+        game = Game.start(rng, **DEFAULTS)
     else:
         if token:  # links shown before the game began carry no token: they are merely stale
             check_token(game, token)
@@ -136,8 +137,7 @@ def current_game() -> Game | None:
     return Game.from_data(session.get("game"))
 
 
-def preferences() -> dict[str, str]:
-    game = current_game()
+def preferences(game: Game | None) -> dict[str, str]:
     if game is None:
         return dict(DEFAULTS)
     return {"side": game.side, "difficulty": game.difficulty, "mode": game.mode}
@@ -192,11 +192,11 @@ def page(message: str | None = None) -> str:
     game = current_game()
     teach_on = bool(session.get("teach", False))
     view = board_view(game, teach_on)
-    wins, losses, draws = _tally((session.get("score") or {}).get(score_key(game or Game(token="", **DEFAULTS))))
+    wins, losses, draws = _tally((session.get("score") or {}).get(score_key(game or BLANK)))
     return render_template(
         "index.html",
         game=game,
-        options=preferences(),
+        options=preferences(game),
         view=view,
         teach=teach_on,
         message=message,
@@ -207,9 +207,10 @@ def page(message: str | None = None) -> str:
 
 def board_view(game: Game | None, teach_on: bool) -> dict:
     """What the template needs: cells, status and the AI's comment."""
-    shown = game or Game(token="", **DEFAULTS)
+    shown = game or BLANK
     mover = shown.to_move
     playable = shown.humans_turn
+    link = f"{url_for('.move')}?game={game.token}&" if game else f"{url_for('.move')}?"
     values = ttt.scores(shown.board) if teach_on and playable else {}
     line = shown.winning_line
     last = shown.moves[-1] if shown.moves else None
@@ -223,7 +224,7 @@ def board_view(game: Game | None, teach_on: bool) -> dict:
             cell["label"] = f"{name}: {mark}"
         elif playable:
             cell["label"] = f"{name}, empty: place {mover}"
-            cell["href"] = url_for(".move", game=game.token if game else None, n=shown.number, row=row, col=col)
+            cell["href"] = f"{link}n={shown.number}&row={row}&col={col}"  # tokens are URL-safe
             if (row, col) in values:
                 cell["value"] = values[(row, col)]
         else:

@@ -1,0 +1,29 @@
+"""Difficulty benchmark, run by hand: python bench/difficulty.py [--games 2000] [--seed 2026]
+
+The AI's win, draw and loss rates at each difficulty against a uniformly random opponent,
+the AI playing X in half the games and O in the other half (the same measure the tests
+assert with a fixed seed).
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ttt_web.game import DIFFICULTIES, win_rates
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    print(f"{'difficulty':12} {'win':>7} {'draw':>7} {'loss':>7}   ({args.games} games, seed {args.seed})")
+    for difficulty in DIFFICULTIES:
+        r = win_rates(difficulty, args.games, args.seed)
+        print(f"{difficulty:12} {r['win']:7.1%} {r['draw']:7.1%} {r['loss']:7.1%}")
+
+
+if __name__ == "__main__":
+    main()

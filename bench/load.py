@@ -1,0 +1,117 @@
+"""Load benchmark, run by hand: python bench/load.py [--players 32] [--seconds 20]
+
+N simulated players each play whole games (load the board, follow a random cell link,
+repeat; then start a new game) against gunicorn with 2 workers on loopback, for the
+embedded file store, for Redis, and for a bare Flask app served the same way. It prints
+moves/s, p50 and p99 latency of the move request, errors and lost games (a move the next
+page does not show), and each store's figures as ratios to the bare app's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests import servers  # noqa: E402
+
+LINK = re.compile(r'href="(/move\?[^"]+)"')
+MARK = re.compile(r'data-mark="([XO]?)"')
+
+
+def player(base: str, seconds: float, seed: int, out) -> None:
+    """One player, playing games back to back until time is up."""
+    rng = random.Random(seed)
+    client = servers.HttpClient(base)
+    latencies, errors, lost, moves = [], 0, 0, 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            page = client.get("/").text
+            links = LINK.findall(page)
+            if not links:
+                client.post("/new", data={"game": _token(page)})
+                continue
+            before = MARK.findall(page).count("")
+            start = time.perf_counter()
+            response = client.get(rng.choice(links).replace("&amp;", "&"))
+            latencies.append(time.perf_counter() - start)
+            moves += 1
+            if response.status_code != 303:
+                errors += 1
+                continue
+            after = MARK.findall(client.get("/").text).count("")
+            if MARK.findall(page) and after >= before:  # the bare app shows no marks
+                lost += 1
+        except OSError:
+            errors += 1
+    out.put((latencies, errors, lost, moves))
+
+
+def _token(page: str) -> str:
+    found = re.search(r'name="game" value="([^"]*)"', page)
+    return found.group(1) if found else ""
+
+
+def run(base: str, players: int, seconds: float) -> dict:
+    out = multiprocessing.Queue()
+    procs = [multiprocessing.Process(target=player, args=(base, seconds, n, out)) for n in range(players)]
+    start = time.perf_counter()
+    for p in procs:
+        p.start()
+    results = [out.get() for _ in procs]
+    for p in procs:
+        p.join()
+    elapsed = time.perf_counter() - start
+    latencies = sorted(lat for r in results for lat in r[0])
+    return {
+        "moves/s": sum(r[3] for r in results) / elapsed,
+        "p50 ms": statistics.median(latencies) * 1e3,
+        "p99 ms": latencies[int(len(latencies) * 0.99)] * 1e3,
+        "errors": sum(r[1] for r in results),
+        "lost": sum(r[2] for r in results),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=20)
+    args = parser.parse_args()
+    rows = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        with servers.gunicorn({}, app="bench.bare_app:app") as base:
+            rows["bare Flask"] = run(base, args.players, args.seconds)
+        with servers.gunicorn({"TTT_INSTANCE_DIR": str(tmp / "files")}) as base:
+            rows["file store"] = run(base, args.players, args.seconds)
+        redis = servers.RedisServer(tmp / "redis").start()
+        try:
+            env = {"TTT_INSTANCE_DIR": str(tmp / "redis-app"), "REDIS_URL": redis.url}
+            with servers.gunicorn(env) as base:
+                rows["Redis"] = run(base, args.players, args.seconds)
+        finally:
+            redis.stop()
+    bare = rows["bare Flask"]
+    print(f"{args.players} players, {args.seconds:.0f} s each, gunicorn 2 workers on loopback")
+    print(
+        f"{'':12} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} {'lost':>5} {'x bare':>7} {'p99 x bare':>11}"
+    )
+    for name, r in rows.items():
+        print(
+            f"{name:12} {r['moves/s']:9.0f} {r['p50 ms']:8.1f} {r['p99 ms']:8.1f} {r['errors']:7d} {r['lost']:5d}"
+            f" {r['moves/s'] / bare['moves/s']:7.2f} {r['p99 ms'] / bare['p99 ms']:11.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
