@@ -63,6 +63,14 @@ class Player:
             assert response.headers["Location"] == "/"
         return response
 
+    def finish(self, rng) -> Page:
+        """Follow random cell links until the game is over."""
+        page = self.page()
+        while page.state == "playing":
+            self.follow(rng.choice(sorted(page.links.values())))
+            page = self.page()
+        return page
+
     def move(self, row: int, col: int) -> Page:
         self.follow(self.page().links[row, col])
         return self.page()

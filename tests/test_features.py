@@ -8,14 +8,6 @@ from tests import judge
 from ttt_web.game import win_rates
 
 
-def finish(player, rng):
-    page = player.page()
-    while page.state == "playing":
-        player.follow(rng.choice(sorted(page.links.values())))
-        page = player.page()
-    return page
-
-
 def test_playing_o_lets_the_ai_open(play):
     page = play.new_game(side="O")
     assert page.marks.count("X") == 1 and page.marks.count("O") == 0
@@ -38,7 +30,7 @@ def test_difficulty_win_rates_rise_strictly_and_impossible_never_loses():
 def test_impossible_never_loses_over_http(play, side):
     rng = random.Random(side)
     for _ in range(8):
-        page = finish(play, rng)
+        page = play.finish(rng)
         assert page["status"].text in ("The AI won.", "It's a draw.")
         play.new_game(side=side, difficulty="impossible")
 
@@ -68,7 +60,7 @@ def test_score_is_kept_per_mode_and_difficulty_and_can_be_reset(play):
     rng = random.Random(7)
     tally = {"win": 0, "loss": 0, "draw": 0}
     for _ in range(4):
-        page = finish(play, rng)
+        page = play.finish(rng)
         tally[{"The AI won.": "loss", "It's a draw.": "draw", "You won!": "win"}[page["status"].text]] += 1
         play.new_game()
     score = play.page()["score"].attrs

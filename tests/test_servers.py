@@ -8,7 +8,6 @@ import pytest
 
 from tests import servers
 from tests.conftest import Player
-from tests.page import Page
 from ttt_web import tictactoe as ttt
 
 
@@ -16,19 +15,11 @@ def env_for(tmp_path, **extra):
     return {"TTT_INSTANCE_DIR": str(tmp_path / "instance"), "SECRET_KEY": "shared-secret", **extra}
 
 
-def play_game(player: Player, rng: random.Random) -> Page:
-    page = player.page()
-    while page.state == "playing":
-        player.follow(rng.choice(sorted(page.links.values())))
-        page = player.page()
-    return page
-
-
 def test_wsgi_under_gunicorn_plays_a_whole_game(tmp_path):
     env = {"TTT_INSTANCE_DIR": str(tmp_path / "instance")}  # no SECRET_KEY: made at first start
     with servers.gunicorn(env) as base:
         player = Player(servers.HttpClient(base))
-        page = play_game(player, random.Random(1))
+        page = player.finish(random.Random(1))
         assert page.state == "over" and page.winner in ("O", "")
         assert player.submit("new-game").headers["Location"] == "/"
         assert player.page().marks == "." * 9

@@ -12,14 +12,6 @@ from ttt_web import sessions
 from ttt_web.app import create_app, instance_secret
 
 
-def play_out(player, rng: random.Random) -> Page:
-    page = player.page()
-    while page.state == "playing":
-        player.follow(rng.choice(sorted(page.links.values())))
-        page = player.page()
-    return page
-
-
 def test_a_looker_sees_a_playable_board_and_stores_nothing(client, stored):
     for _ in range(5):
         response = client.get("/")
@@ -42,7 +34,7 @@ def test_the_first_move_creates_the_game_and_the_ai_replies(play, stored):
 
 @pytest.mark.parametrize("seed", range(12))
 def test_whole_games_by_following_links(play, seed):
-    page = play_out(play, random.Random(seed))
+    page = play.finish(random.Random(seed))
     assert page.state == "over"
     assert page.winner in ("O", "")  # the AI plays O and never loses
     assert page.links == {}
@@ -69,7 +61,7 @@ def test_status_line_and_title_follow_the_game(play):
     page = play.page()
     assert page["status"].text == "Your turn: place X."
     assert page.title.startswith("Your turn")
-    page = play_out(play, random.Random(3))
+    page = play.finish(random.Random(3))
     assert page["status"].text in ("The AI won.", "It's a draw.")
     assert page.title.startswith(page["status"].text)
 
@@ -145,10 +137,10 @@ def test_garbage_parameters_from_a_looker_store_nothing(client, stored):
 
 def test_a_move_after_the_game_has_ended_is_refused(play):
     rng = random.Random(5)
-    page = play_out(play, rng)
+    page = play.finish(rng)
     while "." not in page.marks:  # random play against the AI soon loses with cells to spare
         play.new_game()
-        page = play_out(play, rng)
+        page = play.finish(rng)
     token, number = page.form("undo")["game"], page.form("undo")["n"]
     row, col = divmod(page.marks.index("."), 3)
     response = play.client.get(f"/move?game={token}&n={number}&row={row}&col={col}")

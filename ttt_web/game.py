@@ -117,7 +117,7 @@ class Game:
 
     def history(self) -> list[tuple[str, str]]:
         """(mark, cell name) for each move so far, e.g. ("X", "b2")."""
-        return [(ttt.X if n % 2 == 0 else ttt.O, cell_name(cell)) for n, cell in enumerate(self.moves)]
+        return [(mark_of(n), cell_name(cell)) for n, cell in enumerate(self.moves)]
 
     # Changes: each returns a new Game.
 
@@ -142,18 +142,20 @@ class Game:
     def undo(self) -> Game:
         """Take back the human's last move, with the AI's reply after it in AI mode."""
         moves = list(self.moves)
-        ai_mark = self.ai_side
         while moves:
-            mark = ttt.X if (len(moves) - 1) % 2 == 0 else ttt.O
             moves.pop()
-            if mark != ai_mark:
+            if mark_of(len(moves)) != self.ai_side:
                 return replace(self, moves=tuple(moves))
         raise GameError("There is no move of yours to take back.")
 
     @property
     def can_undo(self) -> bool:
-        human_marks = {ttt.X, ttt.O} - {self.ai_side}
-        return any((ttt.X if n % 2 == 0 else ttt.O) in human_marks for n in range(len(self.moves)))
+        return any(mark_of(n) != self.ai_side for n in range(len(self.moves)))
+
+
+def mark_of(number: int) -> str:
+    """Who plays move `number` (counting from 0): X, then O, in turn."""
+    return ttt.X if number % 2 == 0 else ttt.O
 
 
 def cell_name(cell: int) -> str:

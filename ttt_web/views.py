@@ -82,9 +82,7 @@ def new_game():
         if value not in allowed:
             raise Rejected("Those game options are not on offer.", 400)
         options[name] = value
-    game = current_game()
-    if game is not None:
-        check_token(game, request.form.get("game"))
+    check_form_token()
     current_app.session_interface.regenerate(session)
     save(Game.start(rng, **options))
     return redirect(url_for(".index"), 303)
@@ -104,18 +102,14 @@ def undo():
 
 @bp.post("/teach")
 def teach():
-    game = current_game()
-    if game is not None:
-        check_token(game, request.form.get("game"))
+    check_form_token()
     session["teach"] = not session.get("teach", False)
     return redirect(url_for(".index"), 303)
 
 
 @bp.post("/score/reset")
 def reset_score():
-    game = current_game()
-    if game is not None:
-        check_token(game, request.form.get("game"))
+    check_form_token()
     session["score"] = {}
     return redirect(url_for(".index"), 303)
 
@@ -158,6 +152,13 @@ def save(game: Game) -> None:
 def check_token(game: Game, token: str | None) -> None:
     if not token or not hmac.compare_digest(token.encode(), game.token.encode()):
         raise Rejected("That link or button belongs to another game. Here is yours.", 403)
+
+
+def check_form_token() -> None:
+    """A form that changes anything must come from the page of the current game, if any."""
+    game = current_game()
+    if game is not None:
+        check_token(game, request.form.get("game"))
 
 
 def _int_arg(name: str) -> int:
