@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import secrets
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from . import tictactoe as ttt
 
@@ -81,22 +82,22 @@ class Game:
             "scored": self.scored,
         }
 
-    # What the position is.
+    # What the position is: derived from the immutable board once, on first use.
 
     @property
     def number(self) -> int:
         """How many moves have been played: the move number a link must carry."""
         return len(self.moves)
 
-    @property
+    @cached_property
     def over(self) -> bool:
         return ttt.terminal(self.board)
 
-    @property
+    @cached_property
     def winner(self) -> str | None:
         return ttt.winner(self.board)
 
-    @property
+    @cached_property
     def to_move(self) -> str:
         return ttt.player(self.board)
 
@@ -110,7 +111,7 @@ class Game:
     def humans_turn(self) -> bool:
         return not self.over and self.to_move != self.ai_side
 
-    @property
+    @cached_property
     def winning_line(self) -> tuple[int, ...]:
         """The cells of the completed line, or () if nobody has won."""
         return tuple(3 * i + j for i, j in ttt.winning_line(self.board))

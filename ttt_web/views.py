@@ -237,13 +237,13 @@ def board_view(game: Game | None, teach_on: bool) -> dict:
 def status(game: Game) -> dict:
     if not game.over:
         text = f"{game.to_move} to move." if game.mode == "friend" else f"Your turn: place {game.to_move}."
-        return {"state": "playing", "winner": "", "text": text, "title": text}
+        return {"state": "playing", "winner": "", "text": text}
     result = outcome(game)
     if game.mode == "friend":
         text = {"win": "X wins!", "loss": "O wins!", "draw": "It's a draw."}[result]
     else:
         text = {"win": "You won!", "loss": "The AI won.", "draw": "It's a draw."}[result]
-    return {"state": "over", "winner": game.winner or "", "text": text, "title": text}
+    return {"state": "over", "winner": game.winner or "", "text": text}
 
 
 def ai_says(game: Game, teach_on: bool) -> str | None:
