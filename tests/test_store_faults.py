@@ -1,5 +1,5 @@
-"""The embedded file store when its directory cannot be written or is full: 503, nothing
-half-written, and play resumes once the directory is healthy again. Cookie-less traffic
+"""The embedded file store when it cannot be written or its disk is full: 503, nothing
+half-written, and play resumes once the store is healthy again. Cookie-less traffic
 stores nothing at all."""
 
 import contextlib
@@ -17,17 +17,23 @@ def make_app(directory):
 
 @contextlib.contextmanager
 def read_only(directory):
-    """Unwritable even for root: chmod, plus the immutable attribute when we are root."""
+    """The directory and its files unwritable even for root: chmod, plus the immutable
+    attribute when we are root."""
+    files = [p for p in directory.iterdir() if p.is_file()]
+    for path in files:
+        os.chmod(path, 0o400)
     os.chmod(directory, 0o500)
     immutable = os.geteuid() == 0
     if immutable:
-        subprocess.run(["chattr", "+i", str(directory)], check=True)
+        subprocess.run(["chattr", "+i", str(directory), *map(str, files)], check=True)
     try:
         yield
     finally:
         if immutable:
-            subprocess.run(["chattr", "-i", str(directory)], check=True)
+            subprocess.run(["chattr", "-i", str(directory), *map(str, files)], check=True)
         os.chmod(directory, 0o700)
+        for path in files:
+            os.chmod(path, 0o600)
 
 
 @contextlib.contextmanager
@@ -47,7 +53,7 @@ def assert_unavailable(player, href):
     assert "Traceback" not in response.text and "try again" in response.text
 
 
-def test_an_unwritable_session_directory_answers_503_and_play_resumes(tmp_path):
+def test_an_unwritable_session_store_answers_503_and_play_resumes(tmp_path):
     directory = tmp_path / "sessions"
     player = Player(make_app(directory).test_client())
     page = player.move(1, 1)
@@ -60,21 +66,28 @@ def test_an_unwritable_session_directory_answers_503_and_play_resumes(tmp_path):
     assert player.page().marks.count(".") == 5
 
 
-def test_a_full_session_directory_answers_503_and_play_resumes(tmp_path):
+def test_a_full_session_directory_keeps_games_going_and_refuses_new_ones_with_503(tmp_path):
+    """A game's file is rewritten within its own blocks, so a full disk does not stop it;
+    a new game needs a new file: 503, the old game kept whole, and no partial file."""
     directory = tmp_path / "sessions"
     with small_disk(directory):
         player = Player(make_app(directory).test_client())
         page = player.move(1, 1)
-        href = next(iter(page.links.values()))
         filler = directory / ".filler"
         with contextlib.suppress(OSError), open(filler, "wb", buffering=0) as f:
             while True:
-                f.write(b"\0" * 65536)
-        assert_unavailable(player, href)
-        assert player.page().marks == page.marks  # the old session file is whole
+                f.write(b"\0" * 4096)
+        files = sorted(directory.iterdir())
+        player.follow(next(iter(page.links.values())))
+        page = player.page()
+        assert page.marks.count(".") == 5
+        response = player.client.post("/new", data=page.form("new-game"))
+        assert response.status_code == 503 and "try again" in response.text
+        assert sorted(directory.iterdir()) == files
+        assert player.page().marks == page.marks
         filler.unlink()
-        player.follow(href)
-        assert player.page().marks.count(".") == 5
+        assert player.new_game().marks == "........."
+        assert len(list(directory.iterdir())) == len(files) - 1  # the new game's file, not the old one's
 
 
 def test_a_missing_session_directory_is_not_a_500(tmp_path):

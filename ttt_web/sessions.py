@@ -15,10 +15,13 @@ Three things are added to Flask-Session here:
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
 import os
+import pickle
 import struct
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -36,6 +39,8 @@ LOCK_HOLD = 10.0  # seconds a Redis lock lives if its holder dies
 LOCK_STRIPES = 4096
 SWEEP_MARKER = ".last-sweep"
 TEMP_SUFFIX = ".__wz_cache"  # cachelib's name for a file being written
+HEADER = struct.Struct("I")  # expiry, as in cachelib: seconds since the epoch, or 0 for never
+BLOCK = 4096
 
 
 class SessionStoreError(RuntimeError):
@@ -54,31 +59,88 @@ class StoreUnavailable(ServiceUnavailable):
 
 
 class StrictFileSystemCache(FileSystemCache):
-    """cachelib's file store, except that failing to read or write raises."""
+    """cachelib's file store and file format (expiry, then the pickle), with two changes.
+
+    Failing to read or write raises, where cachelib logs and carries on.
+
+    A session's file is rewritten in place, padded to whole blocks, under an exclusive
+    flock that readers share. cachelib writes a temporary file and renames it over the
+    old one, and on ext4 each such rename waits for the new data to be flushed
+    (auto_da_alloc): that cost more than the rest of a move together. A rewrite within
+    the file's own blocks needs no new space, so a full disk cannot stop it half-way; a
+    record that outgrows its file is written beside it and renamed over it, as before.
+    """
 
     def get(self, key: str) -> object:
         try:
             with open(self._get_filename(key), "rb") as f:
-                expires = struct.unpack("I", f.read(4))[0]
-                if expires == 0 or expires >= time.time():
-                    return self.serializer.load(f)
+                fcntl.flock(f, fcntl.LOCK_SH)
+                record = f.read()
         except FileNotFoundError:
             return None
-        except (EOFError, struct.error):
-            return None  # a damaged file holds no game worth a 503
         except OSError as exc:
             raise SessionStoreError(f"cannot read session: {exc}") from exc
-        return None
+        if len(record) < HEADER.size:
+            return None
+        expires = HEADER.unpack_from(record)[0]
+        if expires and expires < time.time():
+            return None
+        try:
+            return pickle.loads(record[HEADER.size :])  # ignores the padding after it
+        except Exception:  # a damaged file holds no game worth a 503
+            return None
 
     def set(self, key: str, value: object, timeout: object = None, mgmt_element: bool = False) -> bool:
-        if not super().set(key, value, timeout, mgmt_element):
-            raise SessionStoreError("cannot write session")
+        record = HEADER.pack(self._normalize_timeout(timeout)) + pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+        path = self._get_filename(key)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, self._mode)
+        except OSError as exc:
+            raise SessionStoreError(f"cannot write session: {exc}") from exc
+        size = 0
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            size = os.fstat(fd).st_size
+            if size and len(record) > size:
+                self._replace(path, record)
+            else:
+                _write_all(fd, _padded(record, size))
+        except OSError as exc:
+            if not size:  # the file is new: leave none behind
+                with contextlib.suppress(OSError):
+                    os.remove(path)
+            raise SessionStoreError(f"cannot write session: {exc}") from exc
+        finally:
+            os.close(fd)
         return True
+
+    def _replace(self, path: str, record: bytes) -> None:
+        fd, tmp = tempfile.mkstemp(suffix=TEMP_SUFFIX, dir=self._path)
+        try:
+            _write_all(fd, _padded(record, 0))
+            os.close(fd)
+            os.replace(tmp, path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+            with contextlib.suppress(OSError):
+                os.remove(tmp)
+            raise
 
     def delete(self, key: str, mgmt_element: bool = False) -> bool:
         if not super().delete(key, mgmt_element):
             raise SessionStoreError("cannot delete session")
         return True
+
+
+def _padded(record: bytes, size: int) -> bytes:
+    """`record`, padded with zeros to `size` or, if longer, to whole blocks."""
+    return record.ljust(max(size, -(-len(record) // BLOCK) * BLOCK), b"\0")
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    if os.pwrite(fd, data, 0) != len(data):  # a short write: the disk is full
+        raise OSError(errno.ENOSPC, "short write")
 
 
 class FileLocks:
@@ -136,6 +198,20 @@ class GuardedSessions:
             app.logger.warning("session store unavailable: %s", exc)
             request.environ["ttt.store_error"] = exc
             return self.make_null_session(app)
+
+    def regenerate(self, session) -> None:
+        """A new id for the session. The old record is deleted only once the new one is
+        stored, so a store that fails in between loses nothing."""
+        if session:
+            request.environ["ttt.replaced_sid"] = session.sid
+            session.sid = self._generate_sid(self.sid_length)
+            session.modified = True
+
+    def save_session(self, app: Flask, session, response: Response) -> None:
+        super().save_session(app, session, response)
+        replaced = request.environ.pop("ttt.replaced_sid", None)
+        if replaced:
+            self._delete_session(self._get_store_id(replaced))
 
 
 class FileSessions(GuardedSessions, CacheLibSessionInterface):
@@ -221,7 +297,7 @@ def sweep(directory: Path, now: float | None = None) -> int:
                     expired = entry.stat().st_mtime < now - 3600
                 else:
                     with open(entry.path, "rb") as f:
-                        expires = struct.unpack("I", f.read(4))[0]
+                        expires = HEADER.unpack(f.read(HEADER.size))[0]
                     expired = expires != 0 and expires < now
                 if expired:
                     os.remove(entry.path)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hmac
 import random
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from flask import (
     Blueprint,
@@ -206,7 +206,37 @@ def page(message: str | None = None) -> str:
     )
 
 
-def board_view(game: Game | None, teach_on: bool) -> dict:
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One cell as the board template shows it."""
+
+    row: int
+    col: int
+    mark: str  # "X", "O" or ""
+    classes: str
+    label: str  # what a screen reader announces
+    href: str = ""  # the move link, on a cell the human may play now
+    value: ttt.MoveValue | None = None  # in teach mode: what playing here leads to
+    hint: str = ""  # in teach mode: the value in words, e.g. "win in 3"
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    state: str  # "playing" or "over"
+    winner: str  # "X", "O" or ""
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    rows: tuple[tuple[Cell, ...], ...]
+    classes: str
+    caption: str
+    status: Status
+    ai_says: str | None
+
+
+def board_view(game: Game | None, teach_on: bool) -> BoardView:
     """What the template needs: cells, status and the AI's comment."""
     shown = game or BLANK
     mover = shown.to_move
@@ -219,31 +249,48 @@ def board_view(game: Game | None, teach_on: bool) -> dict:
     for n in range(9):
         row, col = divmod(n, 3)
         mark = shown.board[row][col] or ""
-        cell = {"row": row, "col": col, "mark": mark, "in_line": n in line, "last": n == last}
+        classes = "cell" + (f" mark-{mark.lower()}" if mark else "")
+        classes += (" in-line" if n in line else "") + (" last" if n == last else "")
         name = f"Row {row + 1}, column {col + 1}"
         if mark:
-            cell["label"] = f"{name}: {mark}"
+            cell = Cell(row, col, mark, classes, f"{name}: {mark}")
         elif playable:
-            cell["label"] = f"{name}, empty: place {mover}"
-            cell["href"] = f"{link}n={shown.number}&row={row}&col={col}"  # tokens are URL-safe
-            if (row, col) in values:
-                cell["value"] = values[(row, col)]
+            value = values.get((row, col))
+            hint = _hint(value) if value else ""
+            label = f"{name}, empty: place {mover}" + (f": {hint}" if hint else "")
+            href = f"{link}n={shown.number}&row={row}&col={col}"  # tokens are URL-safe
+            cell = Cell(row, col, mark, classes, label, href, value, hint)
         else:
-            cell["label"] = f"{name}, empty"
+            cell = Cell(row, col, mark, classes, f"{name}, empty")
         cells.append(cell)
-    return {"cells": cells, "status": status(shown), "ai_says": ai_says(shown, teach_on), "shown": shown}
+    state = status(shown)
+    whose = "your" if shown.mode == "ai" else f"{mover}'s"
+    return BoardView(
+        rows=(tuple(cells[0:3]), tuple(cells[3:6]), tuple(cells[6:9])),
+        classes="board" + (" teaching" if teach_on else "") + (" finished" if state.state == "over" else ""),
+        caption=f"Game board, {whose} {'turn' if state.state == 'playing' else 'game over'}",
+        status=state,
+        ai_says=ai_says(shown, teach_on),
+    )
 
 
-def status(game: Game) -> dict:
+def _hint(value: ttt.MoveValue) -> str:
+    """A move's value for the player who makes it: "win in 3", "draw" or "lose in 4"."""
+    if value.outcome == "draw":
+        return "draw"
+    return f"{value.outcome.replace('loss', 'lose')} in {value.plies}"
+
+
+def status(game: Game) -> Status:
     if not game.over:
         text = f"{game.to_move} to move." if game.mode == "friend" else f"Your turn: place {game.to_move}."
-        return {"state": "playing", "winner": "", "text": text}
+        return Status("playing", "", text)
     result = outcome(game)
     if game.mode == "friend":
         text = {"win": "X wins!", "loss": "O wins!", "draw": "It's a draw."}[result]
     else:
         text = {"win": "You won!", "loss": "The AI won.", "draw": "It's a draw."}[result]
-    return {"state": "over", "winner": game.winner or "", "text": text}
+    return Status("over", game.winner or "", text)
 
 
 def ai_says(game: Game, teach_on: bool) -> str | None:
