@@ -94,7 +94,7 @@ def main() -> None:
             rows["bare Flask"] = run(base, args.players, args.seconds)
         with servers.gunicorn({"TTT_INSTANCE_DIR": str(tmp / "files")}) as base:
             rows["file store"] = run(base, args.players, args.seconds)
-        redis = servers.RedisServer(tmp / "redis").start()
+        redis = servers.RedisServer(tmp / "redis", fsync="everysec").start()
         try:
             env = {"TTT_INSTANCE_DIR": str(tmp / "redis-app"), "REDIS_URL": redis.url}
             with servers.gunicorn(env) as base:

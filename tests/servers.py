@@ -68,11 +68,16 @@ def gunicorn(env: dict[str, str], workers: int = 2, app: str = "wsgi:app", log: 
 
 
 class RedisServer:
-    """A redis-server of our own that persists every write, so it can stop and come back."""
+    """A redis-server of our own with an append-only file, so it can stop and come back.
 
-    def __init__(self, directory: Path) -> None:
+    `fsync` is Redis's appendfsync: "always" (the tests: every write is on disk before
+    Redis answers) or "everysec" (Redis's default for the append-only file).
+    """
+
+    def __init__(self, directory: Path, fsync: str = "always") -> None:
         self.binary = require("redis-server", "redis-server")
         self.directory = directory
+        self.fsync = fsync
         self.port = free_port()
         self.process: subprocess.Popen | None = None
 
@@ -83,7 +88,7 @@ class RedisServer:
     def start(self) -> RedisServer:
         self.directory.mkdir(parents=True, exist_ok=True)
         command = [self.binary, "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.directory)]
-        command += ["--save", "", "--appendonly", "yes", "--appendfsync", "always", "--protected-mode", "yes"]
+        command += ["--save", "", "--appendonly", "yes", "--appendfsync", self.fsync, "--protected-mode", "yes"]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_for_port(self.port, self.process)
         return self

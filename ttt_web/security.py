@@ -27,6 +27,7 @@ HEADERS = {
     "Cross-Origin-Resource-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
 }
+HTTPS_HEADERS = {**HEADERS, "Strict-Transport-Security": "max-age=31536000"}
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 
 
@@ -48,10 +49,9 @@ def refuse_cross_site_writes() -> None:
 
 
 def set_headers(response: Response) -> Response:
-    for name, value in HEADERS.items():
-        response.headers.setdefault(name, value)
-    if current_app.config["HTTPS"]:
-        response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+    headers = HTTPS_HEADERS if current_app.config["HTTPS"] else HEADERS
+    present = {name.lower() for name, _ in response.headers}  # a view's own header wins
+    response.headers.extend((name, value) for name, value in headers.items() if name.lower() not in present)
     if request.endpoint != "static":
         response.headers["Cache-Control"] = "no-store"
     return response

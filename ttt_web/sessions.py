@@ -258,17 +258,25 @@ def _release_lock(_exc: BaseException | None) -> None:
 
 
 def _schedule_sweep(response: Response) -> Response:
-    directory = Path(current_app.config["SESSION_DIR"])
-    interval = current_app.config["SESSION_SWEEP_INTERVAL"]
-    if _sweep_due(directory, interval):
-        response.call_on_close(lambda: sweep(directory))
+    """About once per SESSION_SWEEP_INTERVAL across all processes, sweep the session
+    directory after the response has been sent."""
+    directory = current_app.config["SESSION_DIR"]
+    now = time.monotonic()
+    if now < _next_look.get(directory, 0.0):
+        return response
+    _next_look[directory] = now + 1.0  # each process looks at the marker at most once a second
+    if _sweep_due(Path(directory), current_app.config["SESSION_SWEEP_INTERVAL"]):
+        response.call_on_close(lambda: sweep(Path(directory)))
     return response
+
+
+_next_look: dict[str, float] = {}
 
 
 def _sweep_due(directory: Path, interval: float) -> bool:
     """True about once per interval across all processes: the caller moves the marker on.
 
-    Costs one stat per request; two processes that race may both sweep, which is harmless.
+    Costs one stat; two processes that race may both sweep, which is harmless.
     """
     marker = directory / SWEEP_MARKER
     now = time.time()

@@ -70,7 +70,7 @@ def result(board: Board, action: Action) -> Board:
     i, j = _check_action(action)
     if board[i][j] is not EMPTY:
         raise InvalidMoveError(f"cell ({i}, {j}) is taken by {board[i][j]}")
-    new = [row.copy() for row in board]
+    new = [list(row) for row in board]
     new[i][j] = mark
     return new
 
@@ -144,22 +144,32 @@ def evaluate(board: Board) -> MoveValue:
 # fast wins over slow wins over draws over slow losses over fast losses.
 
 _MARK_BITS = {X: (1, 0), O: (0, 1), EMPTY: (0, 0)}
+_BITS: dict[tuple[Cell, ...], tuple[int, int]] = {}  # at most 3**9 boards' masks
 _scores: dict[int, int] = {}
 _best_moves: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
 def _bits(board: Board) -> tuple[int, int]:
     """(X's mask, O's mask); raises InvalidBoardError for anything but a 3x3 board."""
-    x = o = 0
     try:
-        if len(board) != 3 or any(len(row) != 3 for row in board):
+        top, middle, bottom = board
+        if not len(top) == len(middle) == len(bottom) == 3:
             raise InvalidBoardError(f"not a 3x3 board: {board!r}")
-        for n, cell in enumerate(cell for row in board for cell in row):
-            bx, bo = _MARK_BITS[cell]
-            x |= bx << n
-            o |= bo << n
-    except (KeyError, TypeError) as exc:
+        cells = (*top, *middle, *bottom)
+        bits = _BITS.get(cells)
+        if bits is None:
+            bits = _BITS[cells] = _count_bits(cells)
+    except (KeyError, TypeError, ValueError) as exc:
         raise InvalidBoardError(f"not a board: {board!r}") from exc
+    return bits
+
+
+def _count_bits(cells: tuple[Cell, ...]) -> tuple[int, int]:
+    x = o = 0
+    for n, cell in enumerate(cells):
+        bx, bo = _MARK_BITS[cell]
+        x |= bx << n
+        o |= bo << n
     return x, o
 
 

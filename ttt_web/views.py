@@ -4,6 +4,7 @@ changes nothing."""
 
 from __future__ import annotations
 
+import functools
 import hmac
 import random
 from dataclasses import dataclass, replace
@@ -71,7 +72,7 @@ def move():
         if not token or number != game.number:
             raise Rejected("That link is out of date: the board has changed since. Here it is now.")
     save(game.play(3 * row + col, rng))
-    return redirect(url_for(".index"), 303)
+    return back_to_board()
 
 
 @bp.post("/new")
@@ -85,7 +86,7 @@ def new_game():
     check_form_token()
     current_app.session_interface.regenerate(session)
     save(Game.start(rng, **options))
-    return redirect(url_for(".index"), 303)
+    return back_to_board()
 
 
 @bp.post("/undo")
@@ -97,21 +98,21 @@ def undo():
     if request.form.get("n") != str(game.number):
         raise Rejected("That undo button is out of date: the board has changed since. Here it is now.")
     save(game.undo())
-    return redirect(url_for(".index"), 303)
+    return back_to_board()
 
 
 @bp.post("/teach")
 def teach():
     check_form_token()
     session["teach"] = not session.get("teach", False)
-    return redirect(url_for(".index"), 303)
+    return back_to_board()
 
 
 @bp.post("/score/reset")
 def reset_score():
     check_form_token()
     session["score"] = {}
-    return redirect(url_for(".index"), 303)
+    return back_to_board()
 
 
 @bp.get("/robots.txt")
@@ -122,6 +123,23 @@ def robots():
 @bp.get("/favicon.ico")
 def favicon():
     return redirect(url_for("static", filename="favicon.svg"), 301)
+
+
+def back_to_board() -> Response:
+    """See Other: the browser fetches the board with GET, so a reload repeats nothing."""
+    return redirect(cached_url_for("game.index"), 303)
+
+
+@bp.app_template_global("url_for")
+def cached_url_for(endpoint: str, **values: str) -> str:
+    """Flask's url_for, remembered: the site's links are the same on every request that
+    comes in under the same script root."""
+    return _cached_url(request.script_root, request.blueprint, endpoint, tuple(sorted(values.items())))
+
+
+@functools.lru_cache(maxsize=128)
+def _cached_url(_root: str, _blueprint: str | None, endpoint: str, values: tuple) -> str:
+    return url_for(endpoint, **dict(values))
 
 
 # Session access: the game and score are written back whole, never changed in place.
@@ -206,7 +224,7 @@ def page(message: str | None = None) -> str:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Cell:
     """One cell as the board template shows it."""
 
@@ -220,14 +238,14 @@ class Cell:
     hint: str = ""  # in teach mode: the value in words, e.g. "win in 3"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Status:
     state: str  # "playing" or "over"
     winner: str  # "X", "O" or ""
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BoardView:
     rows: tuple[tuple[Cell, ...], ...]
     classes: str
@@ -236,22 +254,24 @@ class BoardView:
     ai_says: str | None
 
 
+CELL_NAMES = tuple(f"Row {n // 3 + 1}, column {n % 3 + 1}" for n in range(9))
+
+
 def board_view(game: Game | None, teach_on: bool) -> BoardView:
     """What the template needs: cells, status and the AI's comment."""
     shown = game or BLANK
     mover = shown.to_move
     playable = shown.humans_turn
-    link = f"{url_for('.move')}?game={game.token}&" if game else f"{url_for('.move')}?"
+    link = f"{cached_url_for('game.move')}?game={game.token}&" if game else f"{cached_url_for('game.move')}?"
     values = ttt.scores(shown.board) if teach_on and playable else {}
     line = shown.winning_line
     last = shown.moves[-1] if shown.moves else None
     cells = []
-    for n in range(9):
+    for n, name in enumerate(CELL_NAMES):
         row, col = divmod(n, 3)
         mark = shown.board[row][col] or ""
         classes = "cell" + (f" mark-{mark.lower()}" if mark else "")
         classes += (" in-line" if n in line else "") + (" last" if n == last else "")
-        name = f"Row {row + 1}, column {col + 1}"
         if mark:
             cell = Cell(row, col, mark, classes, f"{name}: {mark}")
         elif playable:
