@@ -1,4 +1,4 @@
-"""Load benchmark, run by hand: python bench/load.py [--players 32] [--seconds 20]
+"""Load benchmark, run by hand: python bench/load.py [--players 32] [--seconds 10] [--rounds 3]
 
 N simulated players each play whole games (load the board, follow a random cell link,
 repeat; then start a new game) against gunicorn with 2 workers on loopback, for the
@@ -10,6 +10,7 @@ page does not show), and each store's figures as ratios to the bare app's.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import random
 import re
@@ -85,31 +86,45 @@ def run(base: str, players: int, seconds: float) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=32)
-    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    rows = {}
-    with tempfile.TemporaryDirectory() as tmp:
+    runs: dict[str, list[dict]] = {"bare Flask": [], "file store": [], "Redis": []}
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         tmp = Path(tmp)
-        with servers.gunicorn({}, app="bench.bare_app:app") as base:
-            rows["bare Flask"] = run(base, args.players, args.seconds)
-        with servers.gunicorn({"TTT_INSTANCE_DIR": str(tmp / "files")}) as base:
-            rows["file store"] = run(base, args.players, args.seconds)
         redis = servers.RedisServer(tmp / "redis", fsync="everysec").start()
-        try:
-            env = {"TTT_INSTANCE_DIR": str(tmp / "redis-app"), "REDIS_URL": redis.url}
-            with servers.gunicorn(env) as base:
-                rows["Redis"] = run(base, args.players, args.seconds)
-        finally:
-            redis.stop()
-    bare = rows["bare Flask"]
-    print(f"{args.players} players, {args.seconds:.0f} s each, gunicorn 2 workers on loopback")
+        stack.callback(redis.stop)
+        bases = {
+            "bare Flask": stack.enter_context(servers.gunicorn({}, app="bench.bare_app:app")),
+            "file store": stack.enter_context(servers.gunicorn({"TTT_INSTANCE_DIR": str(tmp / "files")})),
+            "Redis": stack.enter_context(
+                servers.gunicorn({"TTT_INSTANCE_DIR": str(tmp / "redis-app"), "REDIS_URL": redis.url})
+            ),
+        }
+        for _ in range(args.rounds):  # interleaved, so that a busy spell on the machine hits all three
+            for name, base in bases.items():
+                runs[name].append(run(base, args.players, args.seconds))
+    report(runs, args)
+
+
+def report(runs: dict[str, list[dict]], args) -> None:
+    """Medians over the rounds; each ratio is the median of the rounds' ratios to bare."""
+    print(
+        f"{args.players} players, {args.rounds} rounds of {args.seconds:.0f} s, gunicorn 2 workers on loopback;"
+        " medians over the rounds"
+    )
     print(
         f"{'':12} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} {'lost':>5} {'x bare':>7} {'p99 x bare':>11}"
     )
-    for name, r in rows.items():
+    bare = runs["bare Flask"]
+    for name, rounds in runs.items():
+        median = {key: statistics.median(r[key] for r in rounds) for key in ("moves/s", "p50 ms", "p99 ms")}
+        speed = statistics.median(r["moves/s"] / b["moves/s"] for r, b in zip(rounds, bare, strict=True))
+        tail = statistics.median(r["p99 ms"] / b["p99 ms"] for r, b in zip(rounds, bare, strict=True))
+        errors, lost = sum(r["errors"] for r in rounds), sum(r["lost"] for r in rounds)
         print(
-            f"{name:12} {r['moves/s']:9.0f} {r['p50 ms']:8.1f} {r['p99 ms']:8.1f} {r['errors']:7d} {r['lost']:5d}"
-            f" {r['moves/s'] / bare['moves/s']:7.2f} {r['p99 ms'] / bare['p99 ms']:11.2f}"
+            f"{name:12} {median['moves/s']:9.0f} {median['p50 ms']:8.1f} {median['p99 ms']:8.1f} {errors:7d} {lost:5d}"
+            f" {speed:7.2f} {tail:11.2f}"
         )
 
 

@@ -6,6 +6,9 @@ import contextlib
 import os
 import subprocess
 
+import redis
+from flask import request
+
 from tests.conftest import Player
 from tests.page import Page
 from ttt_web.app import create_app
@@ -105,3 +108,28 @@ def test_ten_thousand_cookieless_page_views_store_nothing(app, stored):
         assert client.get("/").status_code == 200
         client._cookies.clear()
     assert stored() == 0
+
+
+def test_a_redis_lock_that_expired_mid_move_writes_nothing(tmp_path, redis_server):
+    """If a move outlives its lock (LOCK_HOLD) and another request may hold it now, the
+    move's write is refused: 503, and the game stays as it was."""
+    client = redis.Redis.from_url(redis_server.url)
+    client.flushdb()
+    app = create_app({"SECRET_KEY": "s", "SESSION_DIR": str(tmp_path), "REDIS_URL": redis_server.url})
+    cookie = app.config["SESSION_COOKIE_NAME"]
+    stolen = []
+
+    @app.before_request
+    def lose_the_lock():
+        if stolen and request.path == "/move":
+            client.set(f"ttt:lock:{request.cookies[cookie]}", "someone else")
+
+    player = Player(app.test_client())
+    page = player.move(1, 1)
+    sid = player.client.get_cookie(cookie).value
+    stolen.append(sid)
+    response = player.client.get(next(iter(page.links.values())))
+    assert response.status_code == 503 and "try again" in response.text
+    assert client.get(f"ttt:lock:{sid}") == b"someone else"  # nor did the move free it
+    client.delete(f"ttt:lock:{sid}")
+    assert player.page().marks == page.marks

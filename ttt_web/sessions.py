@@ -20,6 +20,7 @@ import fcntl
 import hashlib
 import os
 import pickle
+import secrets
 import struct
 import tempfile
 import time
@@ -28,7 +29,7 @@ from pathlib import Path
 
 import redis
 from cachelib.file import FileSystemCache
-from flask import Flask, Request, Response, current_app, request
+from flask import Flask, Request, Response, current_app, has_request_context, request
 from flask_session.cachelib import CacheLibSessionInterface
 from flask_session.redis import RedisSessionInterface
 from werkzeug.exceptions import ServiceUnavailable
@@ -165,22 +166,67 @@ class FileLocks:
 
 
 class RedisLocks:
-    """Per-session locks across hosts: a Redis lock that expires if its holder dies."""
+    """Per-session locks across hosts, in Redis, that expire if their holder dies.
 
-    def __init__(self, client: redis.Redis) -> None:
+    Taking the lock also reads the session (one round trip, MULTI/EXEC), and the write
+    that ends a request also lets the lock go (one round trip, a script). The write is
+    fenced: if the lock expired meanwhile and someone else may hold it, nothing is
+    written and the request fails with 503.
+    """
+
+    def __init__(self, client: redis.Redis, key_prefix: str) -> None:
         self.client = client
+        self.key_prefix = key_prefix
+        self.release_script = client.register_script(RELEASE_SCRIPT)
+        self.write_script = client.register_script(WRITE_AND_RELEASE_SCRIPT)
 
-    def acquire(self, sid: str) -> Callable[[], None]:
-        lock = self.client.lock(f"ttt:lock:{sid}", timeout=LOCK_HOLD, blocking_timeout=LOCK_WAIT)
-        if not lock.acquire():
-            raise SessionBusy("session lock timed out")
+    def acquire(self, sid: str) -> RedisLock:
+        lock = RedisLock(self, f"ttt:lock:{sid}", self.key_prefix + sid)
+        deadline = time.monotonic() + LOCK_WAIT
+        while True:
+            pipe = self.client.pipeline()
+            pipe.set(lock.key, lock.token, nx=True, px=int(LOCK_HOLD * 1000))
+            pipe.get(lock.store_id)
+            taken, lock.record = pipe.execute()
+            if taken:
+                return lock
+            if time.monotonic() > deadline:
+                raise SessionBusy("session lock timed out")
+            time.sleep(0.005)
 
-        def release() -> None:
-            # If it expired, someone else may hold it now: there is nothing of ours to free.
-            with contextlib.suppress(redis.exceptions.LockError):
-                lock.release()
 
-        return release
+class RedisLock:
+    """A held session lock, with the session record read when it was taken."""
+
+    def __init__(self, locks: RedisLocks, key: str, store_id: str) -> None:
+        self.locks = locks
+        self.key = key
+        self.store_id = store_id
+        self.token = secrets.token_hex(16)
+        self.record: bytes | None = None
+        self.held = True
+
+    def write_and_release(self, store_id: str, record: bytes, seconds: int) -> None:
+        self.held = False
+        if not self.locks.write_script(keys=[self.key, store_id], args=[self.token, record, seconds]):
+            raise SessionBusy("session lock expired before the write: nothing was written")
+
+    def __call__(self) -> None:
+        """Release, unless already released; an expired lock may be someone else's now."""
+        if self.held:
+            self.held = False
+            self.locks.release_script(keys=[self.key], args=[self.token])
+
+
+RELEASE_SCRIPT = """
+if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) end
+"""
+WRITE_AND_RELEASE_SCRIPT = """
+if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('set', KEYS[2], ARGV[2], 'EX', ARGV[3])
+redis.call('del', KEYS[1])
+return 1
+"""
 
 
 class GuardedSessions:
@@ -208,7 +254,13 @@ class GuardedSessions:
             session.modified = True
 
     def save_session(self, app: Flask, session, response: Response) -> None:
-        super().save_session(app, session, response)
+        if "ttt.store_error" in request.environ:
+            return  # the error page after a failed write must not try the write again
+        try:
+            super().save_session(app, session, response)
+        except STORE_ERRORS as exc:
+            request.environ["ttt.store_error"] = exc
+            raise
         replaced = request.environ.pop("ttt.replaced_sid", None)
         if replaced:
             self._delete_session(self._get_store_id(replaced))
@@ -219,7 +271,27 @@ class FileSessions(GuardedSessions, CacheLibSessionInterface):
 
 
 class RedisSessions(GuardedSessions, RedisSessionInterface):
-    pass
+    """Flask-Session's Redis store; a locked request reads and writes through its lock."""
+
+    def _retrieve_session_data(self, store_id: str) -> dict | None:
+        lock = _held_lock()
+        record = lock.record if lock is not None and lock.store_id == store_id else self.client.get(store_id)
+        return self.serializer.decode(record) if record else None
+
+    def _upsert_session(self, session_lifetime, session, store_id: str) -> None:
+        lock = _held_lock()
+        if lock is None:
+            super()._upsert_session(session_lifetime, session, store_id)
+        else:
+            seconds = int(session_lifetime.total_seconds())
+            lock.write_and_release(store_id, self.serializer.encode(session), seconds)
+
+
+def _held_lock() -> RedisLock | None:
+    if not has_request_context():
+        return None
+    lock = request.environ.get("ttt.release_lock")
+    return lock if isinstance(lock, RedisLock) and lock.held else None
 
 
 def init_app(app: Flask) -> None:
@@ -232,7 +304,7 @@ def init_app(app: Flask) -> None:
     if app.config.get("REDIS_URL"):
         client = redis.Redis.from_url(app.config["REDIS_URL"], socket_timeout=2, socket_connect_timeout=2)
         interface = RedisSessions(app, client=client, **options)
-        interface.locks = RedisLocks(client)
+        interface.locks = RedisLocks(client, app.config["SESSION_KEY_PREFIX"])
     else:
         directory = Path(app.config["SESSION_DIR"])
         (directory / ".locks").mkdir(parents=True, exist_ok=True)
