@@ -1,13 +1,16 @@
 """Server-side sessions through Flask-Session, on files (default) or Redis.
 
-Three things are added to Flask-Session here:
+Four things are added to Flask-Session here:
 
 - Store failures are loud. cachelib's file store logs a failed read or write and carries
   on, which would turn a full disk into a silently lost move; here they raise, and the
   app answers 503 without writing anything.
 - One writer per session at a time. Requests that change the game hold a per-session
   lock from before the session is read until after it is written (flock on a striped
-  lock file, or a Redis lock), so two tabs or a double click cannot interleave.
+  lock file, or a Redis lock that fences the write), so two tabs or a double click
+  cannot interleave.
+- A session file is rewritten in place (see StrictFileSystemCache), and a Redis session
+  is read and written in the same round trips that take and free its lock.
 - Expired session files are swept at most once per interval across all processes, after
   the response has been sent, instead of scanning the directory on each request.
 """
