@@ -1,5 +1,6 @@
 """The web app over HTTP with Flask's test client: whole games, links, hostile requests."""
 
+import os
 import random
 import re
 import stat
@@ -205,6 +206,22 @@ def test_two_thousand_sessions_are_all_kept(app, stored):
     assert stored() == 2000
     for n, c in enumerate(clients):
         assert Page(c.get("/").text).marks[3 * (n % 3) + n // 3 % 3] == "X", n
+
+
+def test_a_session_file_is_rewritten_in_place_and_can_grow(tmp_path):
+    cache = sessions.StrictFileSystemCache(str(tmp_path), threshold=0, default_timeout=0)
+    cache.set("k", {"moves": [4]})
+    path = tmp_path / os.path.basename(cache._get_filename("k"))
+    inode = path.stat().st_ino
+    assert path.stat().st_size == sessions.BLOCK
+    cache.set("k", {"moves": [4, 0]})
+    assert cache.get("k") == {"moves": [4, 0]} and path.stat().st_ino == inode
+    big = {"moves": [4], "note": "x" * 5000}
+    cache.set("k", big)  # outgrows its block: written beside it and renamed over it
+    assert cache.get("k") == big and path.stat().st_size == 2 * sessions.BLOCK
+    cache.set("k", {"moves": []})  # shorter again: padded, in place
+    assert cache.get("k") == {"moves": []} and path.stat().st_size == 2 * sessions.BLOCK
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file left
 
 
 def test_idle_sessions_expire_and_expired_files_are_swept(tmp_path):

@@ -121,12 +121,12 @@ class StrictFileSystemCache(FileSystemCache):
     def _replace(self, path: str, record: bytes) -> None:
         fd, tmp = tempfile.mkstemp(suffix=TEMP_SUFFIX, dir=self._path)
         try:
-            _write_all(fd, _padded(record, 0))
-            os.close(fd)
+            try:
+                _write_all(fd, _padded(record, 0))
+            finally:
+                os.close(fd)
             os.replace(tmp, path)
         except OSError:
-            with contextlib.suppress(OSError):
-                os.close(fd)
             with contextlib.suppress(OSError):
                 os.remove(tmp)
             raise

@@ -262,7 +262,8 @@ def board_view(game: Game | None, teach_on: bool) -> BoardView:
     shown = game or BLANK
     mover = shown.to_move
     playable = shown.humans_turn
-    link = f"{cached_url_for('game.move')}?game={game.token}&" if game else f"{cached_url_for('game.move')}?"
+    move_url = cached_url_for("game.move")
+    link = f"{move_url}?game={game.token}&" if game else f"{move_url}?"
     values = ttt.scores(shown.board) if teach_on and playable else {}
     line = shown.winning_line
     last = shown.moves[-1] if shown.moves else None
