@@ -29,6 +29,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import redis
 from cachelib.file import FileSystemCache
@@ -56,6 +57,7 @@ class SessionBusy(SessionStoreError):
 
 
 STORE_ERRORS = (SessionStoreError, OSError, redis.RedisError)
+T = TypeVar("T")
 
 
 class StoreUnavailable(ServiceUnavailable):
@@ -156,16 +158,29 @@ class FileLocks:
     def acquire(self, sid: str) -> Callable[[], None]:
         stripe = int.from_bytes(hashlib.sha256(sid.encode()).digest()[:4], "big") % LOCK_STRIPES
         fd = os.open(self.directory / f"{stripe:04d}.lock", os.O_RDWR | os.O_CREAT, 0o600)
-        deadline = time.monotonic() + LOCK_WAIT
-        while True:
+
+        def attempt() -> Callable[[], None] | None:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return lambda: os.close(fd)  # closing the file releases the lock
             except BlockingIOError:
-                if time.monotonic() > deadline:
-                    os.close(fd)
-                    raise SessionBusy("session lock timed out") from None
-                time.sleep(0.002)
+                return None
+            return lambda: os.close(fd)  # closing the file releases the lock
+
+        try:
+            return _wait_for_lock(attempt, pause=0.002)
+        except SessionBusy:
+            os.close(fd)
+            raise
+
+
+def _wait_for_lock(attempt: Callable[[], T | None], pause: float) -> T:
+    """What `attempt` returns once it takes the lock; SessionBusy after LOCK_WAIT seconds."""
+    deadline = time.monotonic() + LOCK_WAIT
+    while (taken := attempt()) is None:
+        if time.monotonic() > deadline:
+            raise SessionBusy("session lock timed out")
+        time.sleep(pause)
+    return taken
 
 
 class RedisLocks:
@@ -177,25 +192,23 @@ class RedisLocks:
     written and the request fails with 503.
     """
 
-    def __init__(self, client: redis.Redis, key_prefix: str) -> None:
+    def __init__(self, client: redis.Redis, store_id: Callable[[str], str]) -> None:
         self.client = client
-        self.key_prefix = key_prefix
+        self.store_id = store_id  # the session interface's key for a session id
         self.release_script = client.register_script(RELEASE_SCRIPT)
         self.write_script = client.register_script(WRITE_AND_RELEASE_SCRIPT)
 
     def acquire(self, sid: str) -> RedisLock:
-        lock = RedisLock(self, f"ttt:lock:{sid}", self.key_prefix + sid)
-        deadline = time.monotonic() + LOCK_WAIT
-        while True:
+        lock = RedisLock(self, f"ttt:lock:{sid}", self.store_id(sid))
+
+        def attempt() -> RedisLock | None:
             pipe = self.client.pipeline()
             pipe.set(lock.key, lock.token, nx=True, px=int(LOCK_HOLD * 1000))
             pipe.get(lock.store_id)
             taken, lock.record = pipe.execute()
-            if taken:
-                return lock
-            if time.monotonic() > deadline:
-                raise SessionBusy("session lock timed out")
-            time.sleep(0.005)
+            return lock if taken else None
+
+        return _wait_for_lock(attempt, pause=0.005)
 
 
 class RedisLock:
@@ -307,7 +320,7 @@ def init_app(app: Flask) -> None:
     if app.config.get("REDIS_URL"):
         client = redis.Redis.from_url(app.config["REDIS_URL"], socket_timeout=2, socket_connect_timeout=2)
         interface = RedisSessions(app, client=client, **options)
-        interface.locks = RedisLocks(client, app.config["SESSION_KEY_PREFIX"])
+        interface.locks = RedisLocks(client, interface._get_store_id)
     else:
         directory = Path(app.config["SESSION_DIR"])
         (directory / ".locks").mkdir(parents=True, exist_ok=True)
