@@ -1,10 +1,13 @@
 """Load benchmark, run by hand: python bench/load.py [--players 32] [--seconds 10] [--rounds 3]
 
-N simulated players each play whole games (load the board, follow a random cell link,
-repeat; then start a new game) against gunicorn with 2 workers on loopback, for the
-embedded file store, for Redis, and for a bare Flask app served the same way. It prints
-moves/s, p50 and p99 latency of the move request, errors and lost games (a move the next
-page does not show), and each store's figures as ratios to the bare app's.
+N simulated players each play whole games as a browser does (follow a random cell link,
+follow its See Other to the new board, repeat; then start a new game) against gunicorn
+with 2 workers on loopback, for the embedded file store and for Redis. Beside them, served
+the same way: the bare Flask app the ratios are taken to (bench/bare_app.py), and the
+floor app (bench/floor_app.py), which sends the game's traffic with none of its work, to
+show how much of the gap no app code could close. It prints moves/s, p50 and p99 latency
+of the move request, errors and lost games (a move the next page does not show), and each
+app's figures as ratios to the bare app's.
 """
 
 from __future__ import annotations
@@ -35,26 +38,31 @@ def player(base: str, seconds: float, seed: int, out) -> None:
     client = servers.HttpClient(base)
     latencies, errors, lost, moves = [], 0, 0, 0
     deadline = time.monotonic() + seconds
+    page = None
     while time.monotonic() < deadline:
         try:
-            page = client.get("/").text
+            if page is None:
+                page = client.get("/").text
             links = LINK.findall(page)
             if not links:
                 client.post("/new", data={"game": _token(page)})
+                page = None  # as a browser does, follow the See Other to the board
                 continue
             marks = MARK.findall(page)
             start = time.perf_counter()
             response = client.get(rng.choice(links))  # HttpClient unescapes &amp;
             latencies.append(time.perf_counter() - start)
             moves += 1
+            page = None
             if response.status_code != 303:
                 errors += 1
                 continue
-            after = MARK.findall(client.get("/").text).count("")
-            if marks and after >= marks.count(""):  # the bare app shows no marks
+            page = client.get("/").text  # the board the See Other leads to: shown, then played on
+            if marks and MARK.findall(page).count("") >= marks.count(""):  # the bare app shows no marks
                 lost += 1
         except OSError:
             errors += 1
+            page = None
     out.put((latencies, errors, lost, moves))
 
 
@@ -89,13 +97,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    runs: dict[str, list[dict]] = {"bare Flask": [], "file store": [], "Redis": []}
+    runs: dict[str, list[dict]] = {"bare Flask": [], "floor": [], "file store": [], "Redis": []}
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         tmp = Path(tmp)
         redis = servers.RedisServer(tmp / "redis", fsync="everysec").start()
         stack.callback(redis.stop)
         bases = {
             "bare Flask": stack.enter_context(servers.gunicorn({}, app="bench.bare_app:app")),
+            "floor": stack.enter_context(servers.gunicorn({}, app="bench.floor_app:app")),
             "file store": stack.enter_context(servers.gunicorn({"TTT_INSTANCE_DIR": str(tmp / "files")})),
             "Redis": stack.enter_context(
                 servers.gunicorn({"TTT_INSTANCE_DIR": str(tmp / "redis-app"), "REDIS_URL": redis.url})
