@@ -15,13 +15,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import multiprocessing
+import os
 import random
 import re
+import resource
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -74,6 +77,8 @@ def _token(page: str) -> str:
 def run(base: str, players: int, seconds: float) -> dict:
     out = multiprocessing.Queue()
     procs = [multiprocessing.Process(target=player, args=(base, seconds, n, out)) for n in range(players)]
+    port = urlsplit(base).port
+    server_cpu, players_cpu = _server_cpu(port), _children_cpu()
     start = time.perf_counter()
     for p in procs:
         p.start()
@@ -81,14 +86,37 @@ def run(base: str, players: int, seconds: float) -> dict:
     for p in procs:
         p.join()
     elapsed = time.perf_counter() - start
+    server_cpu, players_cpu = _server_cpu(port) - server_cpu, _children_cpu() - players_cpu
     latencies = sorted(lat for r in results for lat in r[0])
+    moves = sum(r[3] for r in results)
     return {
-        "moves/s": sum(r[3] for r in results) / elapsed,
+        "moves/s": moves / elapsed,
+        "server ms": server_cpu / moves * 1e3,
+        "players ms": players_cpu / moves * 1e3,
         "p50 ms": statistics.median(latencies) * 1e3,
         "p99 ms": latencies[int(len(latencies) * 0.99)] * 1e3,
         "errors": sum(r[1] for r in results),
         "lost": sum(r[2] for r in results),
     }
+
+
+def _server_cpu(port: int) -> float:
+    """CPU seconds used so far by the processes serving `port`: gunicorn and its workers."""
+    total = 0
+    for process in Path("/proc").glob("[0-9]*"):
+        try:
+            if f"127.0.0.1:{port}".encode() in (process / "cmdline").read_bytes():
+                fields = (process / "stat").read_text().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])  # utime and stime, in clock ticks
+        except OSError:  # gone meanwhile
+            continue
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _children_cpu() -> float:
+    """CPU seconds used by this process's finished children: the players."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -120,20 +148,20 @@ def report(runs: dict[str, list[dict]], args) -> None:
     """Medians over the rounds; each ratio is the median of the rounds' ratios to bare."""
     print(
         f"{args.players} players, {args.rounds} rounds of {args.seconds:.0f} s, gunicorn 2 workers on loopback;"
-        " medians over the rounds"
+        " medians over the rounds; CPU in ms per move, for gunicorn and for the players"
     )
-    print(
-        f"{'':12} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} {'lost':>5} {'x bare':>7} {'p99 x bare':>11}"
-    )
+    columns = ("moves/s", "p50 ms", "p99 ms", "errors", "lost", "x bare", "p99 x bare", "server", "players")
+    print(f"{'':12}" + "".join(f"{column:>11}" for column in columns))
     bare = runs["bare Flask"]
     for name, rounds in runs.items():
         median = {key: statistics.median(r[key] for r in rounds) for key in ("moves/s", "p50 ms", "p99 ms")}
+        cpu = {key: statistics.median(r[key] for r in rounds) for key in ("server ms", "players ms")}
         speed = statistics.median(r["moves/s"] / b["moves/s"] for r, b in zip(rounds, bare, strict=True))
         tail = statistics.median(r["p99 ms"] / b["p99 ms"] for r, b in zip(rounds, bare, strict=True))
         errors, lost = sum(r["errors"] for r in rounds), sum(r["lost"] for r in rounds)
         print(
-            f"{name:12} {median['moves/s']:9.0f} {median['p50 ms']:8.1f} {median['p99 ms']:8.1f} {errors:7d} {lost:5d}"
-            f" {speed:7.2f} {tail:11.2f}"
+            f"{name:12}{median['moves/s']:11.0f}{median['p50 ms']:11.1f}{median['p99 ms']:11.1f}{errors:11d}{lost:11d}"
+            f"{speed:11.2f}{tail:11.2f}{cpu['server ms']:11.2f}{cpu['players ms']:11.2f}"
         )
 
 
