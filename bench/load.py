@@ -33,6 +33,7 @@ from tests import servers  # noqa: E402
 
 LINK = re.compile(r'href="(/move\?[^"]+)"')
 MARK = re.compile(r'data-mark="([XO]?)"')
+MEDIANS = ("moves/s", "p50 ms", "p99 ms", "server ms", "players ms")
 
 
 def player(base: str, seconds: float, seed: int, out) -> None:
@@ -154,14 +155,13 @@ def report(runs: dict[str, list[dict]], args) -> None:
     print(f"{'':12}" + "".join(f"{column:>11}" for column in columns))
     bare = runs["bare Flask"]
     for name, rounds in runs.items():
-        median = {key: statistics.median(r[key] for r in rounds) for key in ("moves/s", "p50 ms", "p99 ms")}
-        cpu = {key: statistics.median(r[key] for r in rounds) for key in ("server ms", "players ms")}
+        median = {key: statistics.median(r[key] for r in rounds) for key in MEDIANS}
         speed = statistics.median(r["moves/s"] / b["moves/s"] for r, b in zip(rounds, bare, strict=True))
         tail = statistics.median(r["p99 ms"] / b["p99 ms"] for r, b in zip(rounds, bare, strict=True))
         errors, lost = sum(r["errors"] for r in rounds), sum(r["lost"] for r in rounds)
         print(
             f"{name:12}{median['moves/s']:11.0f}{median['p50 ms']:11.1f}{median['p99 ms']:11.1f}{errors:11d}{lost:11d}"
-            f"{speed:11.2f}{tail:11.2f}{cpu['server ms']:11.2f}{cpu['players ms']:11.2f}"
+            f"{speed:11.2f}{tail:11.2f}{median['server ms']:11.2f}{median['players ms']:11.2f}"
         )
 
 
