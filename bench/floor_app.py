@@ -12,6 +12,7 @@ import random
 from flask import Flask, redirect, request
 
 from ttt_web import tictactoe as ttt
+from ttt_web.game import choose_move
 from ttt_web.security import HEADERS
 
 app = Flask(__name__)
@@ -34,7 +35,7 @@ def move():
     cells[3 * int(request.args["row"]) + int(request.args["col"])] = ttt.X
     board = _board(cells)
     if not ttt.terminal(board):
-        i, j = random.choice(ttt.best_moves(board))
+        i, j = choose_move(board, "impossible", random)
         cells[3 * i + j] = ttt.O
     return _to_board("".join(cells))
 

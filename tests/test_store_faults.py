@@ -117,12 +117,13 @@ def test_a_redis_lock_that_expired_mid_move_writes_nothing(tmp_path, redis_serve
     client.flushdb()
     app = create_app({"SECRET_KEY": "s", "SESSION_DIR": str(tmp_path), "REDIS_URL": redis_server.url})
     cookie = app.config["SESSION_COOKIE_NAME"]
+    lock_key = app.session_interface.locks.key
     stolen = []
 
     @app.before_request
     def lose_the_lock():
         if stolen and request.path == "/move":
-            client.set(f"ttt:lock:{request.cookies[cookie]}", "someone else")
+            client.set(lock_key(request.cookies[cookie]), "someone else")
 
     player = Player(app.test_client())
     page = player.move(1, 1)
@@ -130,6 +131,6 @@ def test_a_redis_lock_that_expired_mid_move_writes_nothing(tmp_path, redis_serve
     stolen.append(sid)
     response = player.client.get(next(iter(page.links.values())))
     assert response.status_code == 503 and "try again" in response.text
-    assert client.get(f"ttt:lock:{sid}") == b"someone else"  # nor did the move free it
-    client.delete(f"ttt:lock:{sid}")
+    assert client.get(lock_key(sid)) == b"someone else"  # nor did the move free it
+    client.delete(lock_key(sid))
     assert player.page().marks == page.marks

@@ -253,7 +253,8 @@ def test_session_data_is_json_native(play, client, app):
     play.move(1, 1)
     play.submit("teach")
     sid = client.get_cookie(app.config["SESSION_COOKIE_NAME"]).value
-    data = app.session_interface._retrieve_session_data(app.config["SESSION_KEY_PREFIX"] + sid)
+    interface = app.session_interface
+    data = interface._retrieve_session_data(interface._get_store_id(sid))
 
     def native(value):
         if isinstance(value, dict):

@@ -198,8 +198,13 @@ class RedisLocks:
         self.release_script = client.register_script(RELEASE_SCRIPT)
         self.write_script = client.register_script(WRITE_AND_RELEASE_SCRIPT)
 
+    @staticmethod
+    def key(sid: str) -> str:
+        """The Redis key of the lock on session `sid`."""
+        return f"ttt:lock:{sid}"
+
     def acquire(self, sid: str) -> RedisLock:
-        lock = RedisLock(self, f"ttt:lock:{sid}", self.store_id(sid))
+        lock = RedisLock(self, self.key(sid), self.store_id(sid))
 
         def attempt() -> RedisLock | None:
             pipe = self.client.pipeline()
