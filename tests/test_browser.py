@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests import servers
 
@@ -49,17 +49,26 @@ def assert_accessible(page: Page) -> None:
     assert results.violations_count == 0, results.generate_report()
 
 
+def click_through(link: Locator) -> None:
+    """Click a link or button that loads a new page, and wait until that page has loaded.
+
+    A click returns once the navigation commits, when the new document may not even have a root
+    element yet; reading the page then fails at random.
+    """
+    with link.page.expect_event("load"):
+        link.click()
+
+
 def play_by_clicking(page: Page) -> None:
     while state(page) == "playing":
-        page.locator(CELL_LINKS).first.click()
-        page.wait_for_load_state()
+        click_through(page.locator(CELL_LINKS).first)
 
 
 def test_a_full_game_by_clicking(page: Page):
     page.goto("/")
     assert_accessible(page)
     expect(page).to_have_title(re.compile("Your turn"))
-    page.locator("#board td[data-row='1'][data-col='1'] a").click()
+    click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))
     assert cells(page)[4] == "X" and cells(page).count("O") == 1
     play_by_clicking(page)
     assert page.get_attribute("#status", "data-winner") in ("O", "")
@@ -79,15 +88,15 @@ def test_a_game_by_keyboard_only(page: Page):
             pytest.fail("Tab never reached a cell")
         outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
         assert outline != "none", "focus must be visible"
-        page.keyboard.press("Enter")
-        page.wait_for_load_state()
+        with page.expect_event("load"):
+            page.keyboard.press("Enter")
     assert state(page) == "over"
 
 
 def test_cell_links_have_names_and_marks_are_announced(page: Page):
     page.goto("/")
     expect(page.get_by_role("link", name="Row 2, column 3, empty: place X")).to_be_visible()
-    page.get_by_role("link", name="Row 2, column 2, empty: place X").click()
+    click_through(page.get_by_role("link", name="Row 2, column 2, empty: place X"))
     expect(page.locator("#board")).to_contain_text("Row 2, column 2: X")
     assert page.get_attribute("#status", "aria-live") == "polite"
 
@@ -98,7 +107,7 @@ def test_new_game_with_each_option(page: Page, side, difficulty):
     page.goto("/")
     page.locator(f"#new-game input[name=side][value={side}]").check()
     page.locator(f"#new-game input[name=difficulty][value={difficulty}]").check()
-    page.locator("#new-game button[type=submit]").click()
+    click_through(page.locator("#new-game button[type=submit]"))
     assert cells(page).count("X") == (1 if side == "O" else 0)
     expect(page.locator(f"#new-game input[name=side][value={side}]")).to_be_checked()
     expect(page.locator(f"#new-game input[name=difficulty][value={difficulty}]")).to_be_checked()
@@ -107,32 +116,32 @@ def test_new_game_with_each_option(page: Page, side, difficulty):
 
 def test_undo(page: Page):
     page.goto("/")
-    page.locator("#board td[data-row='0'][data-col='0'] a").click()
+    click_through(page.locator("#board td[data-row='0'][data-col='0'] a"))
     assert cells(page).count(".") == 7
-    page.locator("#undo button").click()
+    click_through(page.locator("#undo button"))
     assert cells(page) == "." * 9
     expect(page.locator("#undo button")).to_be_disabled()
 
 
 def test_teach_mode(page: Page):
     page.goto("/")
-    page.locator("#teach button").click()
+    click_through(page.locator("#teach button"))
     expect(page.locator("#teach button")).to_have_attribute("aria-pressed", "true")
     values = page.eval_on_selector_all("#board td[data-value]", "tds => tds.map(td => td.dataset.value)")
     assert values == ["draw"] * 9
-    page.locator("#board td[data-row='0'][data-col='1'] a").click()
+    click_through(page.locator("#board td[data-row='0'][data-col='1'] a"))
     expect(page.locator("#ai-says")).to_be_visible()
     assert_accessible(page)
-    page.locator("#teach button").click()
+    click_through(page.locator("#teach button"))
     assert page.locator("#board td[data-value]").count() == 0
 
 
 def test_friend_mode(page: Page):
     page.goto("/")
     page.locator("#new-game input[name=mode][value=friend]").check()
-    page.locator("#new-game button[type=submit]").click()
+    click_through(page.locator("#new-game button[type=submit]"))
     for row, col in [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]:
-        page.locator(f"#board td[data-row='{row}'][data-col='{col}'] a").click()
+        click_through(page.locator(f"#board td[data-row='{row}'][data-col='{col}'] a"))
     expect(page.locator("#status")).to_have_text("X wins!")
     assert page.locator("#board td.in-line").count() == 3
     expect(page.locator("#score")).to_have_attribute("data-wins", "1")
@@ -144,7 +153,7 @@ def test_a_full_game_with_javascript_disabled(browser, live_server):
     page.goto("/")
     play_by_clicking(page)
     assert state(page) == "over"
-    page.locator("#new-game button[type=submit]").click()
+    click_through(page.locator("#new-game button[type=submit]"))
     assert cells(page) == "." * 9
     context.close()
 
@@ -153,7 +162,7 @@ def test_a_full_game_with_javascript_disabled(browser, live_server):
 def test_the_layout_holds_at_every_width(page: Page, width):
     page.set_viewport_size({"width": width, "height": 800})
     page.goto("/")
-    page.locator("#board td[data-row='1'][data-col='1'] a").click()
+    click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     box = page.locator("#board").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= width
@@ -165,8 +174,8 @@ def test_the_layout_holds_at_every_width(page: Page, width):
 def test_colour_schemes_pass_axe(page: Page, scheme):
     page.emulate_media(color_scheme=scheme)
     page.goto("/")
-    page.locator("#teach button").click()
-    page.locator("#board td[data-row='1'][data-col='1'] a").click()
+    click_through(page.locator("#teach button"))
+    click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))
     assert_accessible(page)
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     assert (background == "rgb(246, 247, 251)") == (scheme == "light")
@@ -174,7 +183,7 @@ def test_colour_schemes_pass_axe(page: Page, scheme):
 
 def test_motion_only_where_allowed(page: Page):
     page.goto("/")
-    page.locator("#board td[data-row='1'][data-col='1'] a").click()
+    click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))
     last = "#board td.last .mark"
     assert page.eval_on_selector(last, "e => getComputedStyle(e).animationName") == "pop"
     page.emulate_media(reduced_motion="reduce")
@@ -199,8 +208,8 @@ def test_screenshots_of_the_key_states(browser, live_server):
             page = context.new_page()
             page.goto("/")
             page.screenshot(path=SHOTS / f"start-{scheme}-{width}.png", full_page=True)
-            page.locator("#teach button").click()
-            page.locator("#board td[data-row='1'][data-col='1'] a").click()
+            click_through(page.locator("#teach button"))
+            click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))
             page.screenshot(path=SHOTS / f"teach-{scheme}-{width}.png", full_page=True)
             play_by_clicking(page)
             page.screenshot(path=SHOTS / f"over-{scheme}-{width}.png", full_page=True)
