@@ -215,6 +215,7 @@ def page(message: str | None = None) -> str:
     return render_template(
         "index.html",
         game=game,
+        token=game.token if game else "",
         options=preferences(game),
         view=view,
         teach=teach_on,
