@@ -5,6 +5,7 @@ import redis
 
 from tests.page import Page
 from tests.servers import RedisServer
+from ttt_web import sessions
 from ttt_web.app import create_app
 
 
@@ -37,8 +38,7 @@ def stored(app):
     if app.config.get("REDIS_URL"):
         client = redis.Redis.from_url(app.config["REDIS_URL"])
         return lambda: sum(1 for _ in client.scan_iter(app.config["SESSION_KEY_PREFIX"] + "*"))
-    directory = Path(app.config["SESSION_DIR"])
-    return lambda: sum(1 for p in directory.iterdir() if p.is_file() and not p.name.startswith("."))
+    return lambda: sum(1 for _ in sessions.stored_files(Path(app.config["SESSION_DIR"])))
 
 
 @pytest.fixture

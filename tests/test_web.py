@@ -5,6 +5,7 @@ import random
 import re
 import stat
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
@@ -236,7 +237,7 @@ def test_idle_sessions_expire_and_expired_files_are_swept(tmp_path):
     )
     client = app.test_client()
     client.get("/move?n=0&row=1&col=1")
-    files = [p for p in tmp_path.iterdir() if p.is_file() and not p.name.startswith(".")]
+    files = [Path(entry.path) for entry in sessions.stored_files(tmp_path)]
     assert len(files) == 1
     assert sessions.sweep(tmp_path) == 0
     assert sessions.sweep(tmp_path, now=files[0].stat().st_mtime + 61) == 1

@@ -27,7 +27,7 @@ import secrets
 import struct
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -389,20 +389,24 @@ def sweep(directory: Path, now: float | None = None) -> int:
     """Delete expired session files and abandoned temporary files; return how many."""
     now = time.time() if now is None else now
     removed = 0
-    with os.scandir(directory) as entries:
-        for entry in entries:
-            if not entry.is_file() or entry.name.startswith("."):
-                continue
-            try:
-                if entry.name.endswith(TEMP_SUFFIX):
-                    expired = entry.stat().st_mtime < now - 3600
-                else:
-                    with open(entry.path, "rb") as f:
-                        expires = HEADER.unpack(f.read(HEADER.size))[0]
-                    expired = expires != 0 and expires < now
-                if expired:
-                    os.remove(entry.path)
-                    removed += 1
-            except (OSError, struct.error):
-                continue
+    for entry in stored_files(directory):
+        try:
+            if entry.name.endswith(TEMP_SUFFIX):
+                expired = entry.stat().st_mtime < now - 3600
+            else:
+                with open(entry.path, "rb") as f:
+                    expires = HEADER.unpack(f.read(HEADER.size))[0]
+                expired = expires != 0 and expires < now
+            if expired:
+                os.remove(entry.path)
+                removed += 1
+        except (OSError, struct.error):
+            continue
     return removed
+
+
+def stored_files(directory: Path) -> Iterator[os.DirEntry]:
+    """The session directory's files: sessions, and any being written. Not its dot-named
+    lock folder and sweep marker."""
+    with os.scandir(directory) as entries:
+        yield from (entry for entry in entries if entry.is_file() and not entry.name.startswith("."))
