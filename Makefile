@@ -12,9 +12,7 @@ PORT ?= 5000
 run: $(VENV)/.run-installed
 	$(VENV)/bin/gunicorn --workers 2 --bind $(HOST):$(PORT) --access-logfile - wsgi:app
 
-test: $(VENV)/.test-installed system-packages
-	$(PY) -m ruff check .
-	$(PY) -m ruff format --check .
+test: lint system-packages
 	$(PY) -m pytest
 
 lint: $(VENV)/.test-installed

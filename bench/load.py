@@ -139,7 +139,7 @@ def main() -> None:
                 servers.gunicorn({"TTT_INSTANCE_DIR": str(tmp / "redis-app"), "REDIS_URL": redis.url})
             ),
         }
-        for _ in range(args.rounds):  # interleaved, so that a busy spell on the machine hits all three
+        for _ in range(args.rounds):  # interleaved, so that a busy spell on the machine hits every app
             for name, base in bases.items():
                 runs[name].append(run(base, args.players, args.seconds))
     report(runs, args)
