@@ -10,7 +10,7 @@ PORT ?= 5000
 .PHONY: run test lint format system-packages bench clean
 
 run: $(VENV)/.run-installed
-	$(VENV)/bin/gunicorn --workers 2 --bind $(HOST):$(PORT) --access-logfile - wsgi:app
+	$(VENV)/bin/gunicorn -c gunicorn.conf.py --bind $(HOST):$(PORT) --access-logfile - wsgi:app
 
 test: lint system-packages
 	$(PY) -m pytest

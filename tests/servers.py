@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
@@ -53,9 +54,11 @@ def stop(process: subprocess.Popen) -> None:
 
 @contextlib.contextmanager
 def gunicorn(env: dict[str, str], workers: int = 2, app: str = "wsgi:app", log: Path | None = None):
-    """Serve `app` from the project root; yields the base URL."""
+    """Serve `app` from the project root with the project's gunicorn.conf.py, as `make run`
+    and the README's deployment do; yields the base URL."""
     port = free_port()
-    command = [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--bind", f"127.0.0.1:{port}", app]
+    command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")]
+    command += ["--workers", str(workers), "--bind", f"127.0.0.1:{port}", app]
     output = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 - closed below
     process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **env}, stdout=output, stderr=output)
     try:
@@ -106,9 +109,10 @@ class HttpClient:
     helper drives both.
     """
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, timeout: float = 30) -> None:
         parts = urlsplit(base)
         self.host, self.port = parts.hostname, parts.port
+        self.timeout = timeout
         self.cookies: dict[str, str] = {}
 
     def get(self, path: str, headers: dict | None = None) -> Response:
@@ -123,7 +127,7 @@ class HttpClient:
         headers = dict(headers or {})
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        connection = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
         try:
             connection.request(method, path.replace("&amp;", "&"), body, headers)
             raw = connection.getresponse()
@@ -145,3 +149,51 @@ class Response:
         self.status_code = status
         self.headers = headers
         self.text = text
+
+
+class SlowClients:
+    """`count` connections that hold a server's attention for as long as they are open:
+    half trickle their headers, half send a POST's headers and never finish its body.
+    Each sends one more byte every `interval` seconds; a connection the server drops is
+    opened again, so `count` stay open."""
+
+    HEADERS = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+    BODY = "POST /new HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+    BODY += "Content-Length: 4096\r\n\r\nmode="
+
+    def __init__(self, base: str, count: int = 256, interval: float = 1.0) -> None:
+        parts = urlsplit(base)
+        self.address = (parts.hostname, parts.port)
+        self.count = count
+        self.interval = interval
+        self.sockets: list[socket.socket] = []
+        self.reopened = 0
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._trickle, daemon=True)
+
+    def __enter__(self) -> SlowClients:
+        self.sockets = [self._open(n) for n in range(self.count)]
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stopping.set()
+        self.thread.join()
+        for sock in self.sockets:
+            sock.close()
+
+    def _open(self, n: int) -> socket.socket:
+        sock = socket.create_connection(self.address, timeout=5)
+        sock.sendall((self.HEADERS if n % 2 == 0 else self.BODY).encode())
+        return sock
+
+    def _trickle(self) -> None:
+        while not self.stopping.wait(self.interval):
+            for n, sock in enumerate(self.sockets):
+                try:
+                    sock.sendall(b"a")
+                except OSError:
+                    sock.close()
+                    self.reopened += 1
+                    with contextlib.suppress(OSError):
+                        self.sockets[n] = self._open(n)

@@ -4,13 +4,14 @@ stores nothing at all."""
 
 import contextlib
 import os
+import shutil
 import subprocess
 
 import redis
 from flask import request
 
 from tests.conftest import Player
-from tests.page import Page
+from ttt_web import sessions
 from ttt_web.app import create_app
 
 
@@ -74,7 +75,8 @@ def test_a_full_session_directory_keeps_games_going_and_refuses_new_ones_with_50
     a new game needs a new file: 503, the old game kept whole, and no partial file."""
     directory = tmp_path / "sessions"
     with small_disk(directory):
-        player = Player(make_app(directory).test_client())
+        app = make_app(directory)
+        player = Player(app.test_client())
         page = player.move(1, 1)
         filler = directory / ".filler"
         with contextlib.suppress(OSError), open(filler, "wb", buffering=0) as f:
@@ -89,17 +91,35 @@ def test_a_full_session_directory_keeps_games_going_and_refuses_new_ones_with_50
         assert sorted(directory.iterdir()) == files
         assert player.page().marks == page.marks
         filler.unlink()
+        old_sid = player.client.get_cookie(app.config["SESSION_COOKIE_NAME"]).value
         assert player.new_game().marks == "........."
-        assert len(list(directory.iterdir())) == len(files) - 1  # the new game's file, not the old one's
+        new_sid = player.client.get_cookie(app.config["SESSION_COOKIE_NAME"]).value
+        cache = app.session_interface.cache
+        assert cache.get(app.config["SESSION_KEY_PREFIX"] + old_sid) == {sessions.MOVED: new_sid}
+        assert len(list(sessions.stored_files(directory))) == 2  # the new game, and the pointer to it
 
 
-def test_a_missing_session_directory_is_not_a_500(tmp_path):
+def test_a_removed_lock_folder_is_made_again_and_the_game_goes_on(tmp_path):
     directory = tmp_path / "sessions"
     player = Player(make_app(directory).test_client())
+    page = player.move(1, 1)
+    shutil.rmtree(directory / ".locks")
+    player.follow(next(iter(page.links.values())))
+    assert player.page().marks.count(".") == 5
+    assert player.new_game().marks == "........."
+    assert (directory / ".locks").is_dir()
+
+
+def test_a_removed_session_folder_is_made_again_and_new_games_go_on(tmp_path):
+    directory = tmp_path / "sessions"
+    app = create_app({"SECRET_KEY": "s", "SESSION_DIR": str(directory), "SESSION_SWEEP_INTERVAL": 0})
+    player = Player(app.test_client())
     player.move(1, 1)
-    (directory / ".locks").rename(tmp_path / "locks-away")
-    response = player.client.get(Page(player.client.get("/").text).links.popitem()[1])
-    assert response.status_code == 503
+    shutil.rmtree(directory)
+    assert player.page().marks == "........."  # its game went with the folder
+    assert player.move(1, 1).marks.count(".") == 7
+    assert player.new_game().marks == "........."
+    assert len(list(sessions.stored_files(directory))) == 2  # the new game, and the pointer to it
 
 
 def test_ten_thousand_cookieless_page_views_store_nothing(app, stored):

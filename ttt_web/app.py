@@ -8,16 +8,26 @@ import secrets
 from datetime import timedelta
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, request
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import errors, security, sessions, views
+from . import errors, limits, security, sessions, views
 from . import tictactoe as ttt
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
+class TicTacToe(Flask):
+    def log_exception(self, exc_info) -> None:
+        """A store that is down is one line in the log per failed request, not a traceback."""
+        if isinstance(exc_info[1], sessions.STORE_ERRORS):
+            self.logger.warning("session store unavailable on %s %s: %s", request.method, request.path, exc_info[1])
+        else:
+            super().log_exception(exc_info)
+
+
 def create_app(test_config: dict | None = None) -> Flask:
-    app = Flask(
+    app = TicTacToe(
         __name__,
         instance_path=os.environ.get("TTT_INSTANCE_DIR") or str(ROOT / "instance"),
         static_folder=str(ROOT / "static"),
@@ -34,11 +44,15 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_ID_LENGTH=32,
         SESSION_SWEEP_INTERVAL=600,
         SESSION_COOKIE_NAME="__Host-ttt" if https else "ttt",
+        TEACH_COOKIE_NAME="__Host-ttt-teach" if https else "ttt-teach",
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=https,
         HTTPS=https,
         MAX_CONTENT_LENGTH=16 * 1024,
+        MAX_SESSIONS=int(os.environ.get("TTT_MAX_SESSIONS", "100000")),
+        NEW_SESSION_LIMIT=os.environ.get("TTT_NEW_SESSION_LIMIT", "60 per minute; 1000 per day"),
+        PROXY_HOPS=int(os.environ.get("TTT_PROXY_HOPS", "0")),
     )
     if test_config:
         app.config.from_mapping(test_config)
@@ -47,7 +61,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
 
+    if app.config["PROXY_HOPS"]:  # the client's address, as the proxies in front saw it
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXY_HOPS"])
     sessions.init_app(app)
+    limits.init_app(app)
     security.init_app(app)
     errors.init_app(app)
     app.register_blueprint(views.bp)

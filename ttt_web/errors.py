@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, render_template
+from flask import Flask, make_response, render_template
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .sessions import STORE_ERRORS, StoreUnavailable
@@ -14,7 +14,10 @@ def init_app(app: Flask) -> None:
 
 
 def http_error(error: HTTPException):
-    return render_template("error.html", error=error), error.code
+    """The error's own page, with the error's headers (Allow, Retry-After)."""
+    response = make_response(render_template("error.html", error=error), error.code)
+    response.headers.extend((name, value) for name, value in error.get_headers() if name.lower() != "content-type")
+    return response
 
 
 def server_error(error: InternalServerError):

@@ -17,8 +17,9 @@ from flask import (
     render_template,
     request,
     session,
-    url_for,
 )
+from werkzeug.exceptions import MethodNotAllowed
+from werkzeug.routing import Map
 
 from . import tictactoe as ttt
 from .game import DEFAULTS, DIFFICULTIES, MODES, SIDES, Game, GameError
@@ -56,6 +57,8 @@ def index():
 
 @bp.get("/move")
 def move():
+    if request.method == "HEAD":  # a link checker or preview must not play the move
+        raise MethodNotAllowed(["GET"], "A move is played by following its link.")
     if any(request.headers.get(h, "").lower().startswith(v) for h, v in PREFETCH_HEADERS.items()):
         raise Rejected("Moves are not prefetched.", 403)
     number, row, col = (_int_arg(name) for name in ("n", "row", "col"))
@@ -103,15 +106,23 @@ def undo():
 
 @bp.post("/teach")
 def teach():
+    """Teach mode is a preference of the browser's, kept in a cookie of its own: turning it
+    on stores nothing on the server."""
     check_form_token()
-    session["teach"] = not session.get("teach", False)
-    return back_to_board()
+    response = back_to_board()
+    name = current_app.config["TEACH_COOKIE_NAME"]
+    options = {"secure": current_app.config["HTTPS"], "httponly": True, "samesite": "Lax"}
+    if teach_on():
+        response.delete_cookie(name, **options)
+    else:
+        response.set_cookie(name, "1", max_age=current_app.permanent_session_lifetime, **options)
+    return response
 
 
 @bp.post("/score/reset")
 def reset_score():
     check_form_token()
-    session["score"] = {}
+    session.pop("score", None)  # with no score to reset, nothing is stored
     return back_to_board()
 
 
@@ -122,7 +133,7 @@ def robots():
 
 @bp.get("/favicon.ico")
 def favicon():
-    return redirect(url_for("static", filename="favicon.svg"), 301)
+    return redirect(cached_url_for("static", filename="favicon.svg"), 301)
 
 
 def back_to_board() -> Response:
@@ -132,14 +143,15 @@ def back_to_board() -> Response:
 
 @bp.app_template_global("url_for")
 def cached_url_for(endpoint: str, **values: str) -> str:
-    """Flask's url_for, remembered: the site's links are the same on every request that
-    comes in under the same script root."""
-    return _cached_url(request.script_root, request.blueprint, endpoint, tuple(sorted(values.items())))
+    """The path of an endpoint, remembered: the site's links are the same on every request
+    that comes in under the same script root. Built without the request's Host header, so
+    that the error page for a malformed Host can still link home."""
+    return _cached_url(current_app.url_map, request.script_root, endpoint, tuple(sorted(values.items())))
 
 
 @functools.lru_cache(maxsize=128)
-def _cached_url(_root: str, _blueprint: str | None, endpoint: str, values: tuple) -> str:
-    return url_for(endpoint, **dict(values))
+def _cached_url(url_map: Map, root: str, endpoint: str, values: tuple) -> str:
+    return url_map.bind("localhost", script_name=root or "/").build(endpoint, dict(values))
 
 
 # Session access: the game and score are written back whole, never changed in place.
@@ -207,10 +219,14 @@ def outcome(game: Game) -> str:
 # The page.
 
 
+def teach_on() -> bool:
+    return request.cookies.get(current_app.config["TEACH_COOKIE_NAME"]) == "1"
+
+
 def page(message: str | None = None) -> str:
     game = current_game()
-    teach_on = bool(session.get("teach", False))
-    view = board_view(game, teach_on)
+    teaching = teach_on()
+    view = board_view(game, teaching)
     wins, losses, draws = _tally((session.get("score") or {}).get(score_key(game or BLANK)))
     return render_template(
         "index.html",
@@ -218,7 +234,7 @@ def page(message: str | None = None) -> str:
         token=game.token if game else "",
         options=preferences(game),
         view=view,
-        teach=teach_on,
+        teach=teaching,
         message=message,
         score={"wins": wins, "losses": losses, "draws": draws},
         history=game.history() if game else [],

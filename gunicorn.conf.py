@@ -1,0 +1,21 @@
+"""How gunicorn serves the app: `make run`, the README's deployment and the tests all load
+this file (`gunicorn -c gunicorn.conf.py ... wsgi:app`).
+
+gevent workers: each connection is a greenlet, so a client that trickles its headers or
+never finishes its body holds a few kilobytes, not a worker. Sync workers would let two such
+clients stall the whole site. The app's waits (a session lock, Redis) yield to the other
+greenlets, since gunicorn monkey-patches the standard library before it loads the app.
+"""
+
+import os
+
+worker_class = "gevent"
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+worker_connections = int(os.environ.get("TTT_WORKER_CONNECTIONS", "1000"))  # open connections per worker
+keepalive = 5  # seconds an idle keep-alive connection stays open
+timeout = 30  # a worker that stops answering its master for this long is restarted
+graceful_timeout = 10
+# Past these, gunicorn answers by itself (400, 414 or 431, its own page without our headers).
+limit_request_line = 4094
+limit_request_fields = 50
+limit_request_field_size = 8190
