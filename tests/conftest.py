@@ -1,7 +1,11 @@
+import contextlib
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
 import redis
+from flask.testing import FlaskClient
 
 from tests.page import Page
 from tests.servers import RedisServer
@@ -24,7 +28,21 @@ def app(request, tmp_path):
         server = request.getfixturevalue("redis_server")
         redis.Redis.from_url(server.url).flushdb()
         config["REDIS_URL"] = server.url
-    return create_app(config)
+    return server_like(create_app(config))
+
+
+class ServerLikeClient(FlaskClient):
+    """Closes each response once it is read, as a server does, so that what the app
+    schedules for then (a sweep) runs."""
+
+    def open(self, *args, **kwargs):
+        kwargs.setdefault("buffered", True)
+        return super().open(*args, **kwargs)
+
+
+def server_like(app):
+    app.test_client_class = ServerLikeClient
+    return app
 
 
 @pytest.fixture
@@ -85,3 +103,24 @@ class Player:
     def new_game(self, **options) -> Page:
         self.submit("new-game", **options)
         return self.page()
+
+
+@contextlib.contextmanager
+def read_only(directory):
+    """The directory and its files unwritable even for root: chmod, plus the immutable
+    attribute when we are root."""
+    files = [p for p in directory.iterdir() if p.is_file()]
+    for path in files:
+        os.chmod(path, 0o400)
+    os.chmod(directory, 0o500)
+    immutable = os.geteuid() == 0
+    if immutable:
+        subprocess.run(["chattr", "+i", str(directory), *map(str, files)], check=True)
+    try:
+        yield
+    finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", str(directory), *map(str, files)], check=True)
+        os.chmod(directory, 0o700)
+        for path in files:
+            os.chmod(path, 0o600)

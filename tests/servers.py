@@ -18,6 +18,11 @@ from urllib.parse import urlencode, urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def app_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """The environment of an app under test: its own instance folder, a shared secret."""
+    return {"TTT_INSTANCE_DIR": str(tmp_path / "instance"), "SECRET_KEY": "shared-secret", **extra}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -7,7 +7,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from werkzeug.test import EnvironBuilder, run_wsgi_app
+from werkzeug.wrappers import Response
 
+from tests.conftest import read_only
 from tests.page import Page
 from ttt_web import sessions
 from ttt_web.app import ROOT, create_app
@@ -123,10 +126,59 @@ def test_a_crash_gives_the_500_page_without_internals(tmp_path):
     assert_hardened(response)
 
 
-def test_debug_is_off_outside_flask_run(monkeypatch, tmp_path):
-    monkeypatch.setenv("FLASK_DEBUG", "1")
-    monkeypatch.delenv("FLASK_RUN_FROM_CLI", raising=False)
-    assert create_app({"SESSION_DIR": str(tmp_path), "SECRET_KEY": "s"}).debug is False
+@pytest.mark.parametrize("host", ["a" * 64 + ".example", "xn--" + "a" * 80, "..", "a..b", "b." + "a" * 300])
+def test_a_malformed_host_gets_a_400_page_on_a_fresh_worker(tmp_path, host):
+    app = create_app({"SECRET_KEY": "s", "SESSION_DIR": str(tmp_path)})
+    environ = EnvironBuilder(path="/", headers={"Host": host}).get_environ()  # the test client chokes on these
+    body, status, headers = run_wsgi_app(app, environ, buffered=True)
+    response = Response(b"".join(body), status, headers)
+    assert response.status_code == 400
+    text = response.get_data(as_text=True)
+    assert 'href="/"' in text and "Traceback" not in text
+    assert_hardened(response)
+
+
+def test_every_status_the_app_gives_carries_the_headers_and_its_own(tmp_path):
+    app = create_app({"SECRET_KEY": "s", "SESSION_DIR": str(tmp_path / "s"), "NEW_SESSION_LIMIT": "1 per day"})
+
+    @app.get("/crash")
+    def crash():
+        raise RuntimeError("boom")
+
+    client = app.test_client()
+    assert client.get("/move?n=0&row=1&col=1").status_code == 303
+    newcomer = app.test_client()
+    responses = {
+        400: client.get("/move?n=x"),
+        404: client.get("/nowhere"),
+        405: client.put("/"),
+        413: client.post("/new", data={"x": "y" * 20_000}),
+        429: newcomer.get("/move?n=0&row=1&col=1"),
+        500: client.get("/crash"),
+    }
+    with read_only(tmp_path / "s"):
+        responses[503] = client.post("/new", data=Page(client.get("/").text).form("new-game"))
+    for status, response in responses.items():
+        assert response.status_code == status, (status, response.text)
+        assert_hardened(response)
+        assert response.headers["Cache-Control"] == "no-store"
+    assert responses[405].headers["Allow"]
+    assert int(responses[429].headers["Retry-After"]) > 0
+    assert int(responses[503].headers["Retry-After"]) == sessions.RETRY_SECONDS
+
+
+def test_a_failing_store_logs_one_line_per_request_not_a_traceback(tmp_path, caplog):
+    directory = tmp_path / "sessions"
+    client = create_app({"SECRET_KEY": "s", "SESSION_DIR": str(directory)}).test_client()
+    assert client.get("/move?n=0&row=1&col=1").status_code == 303
+    form = Page(client.get("/").text).form("new-game")
+    with read_only(directory):
+        for _ in range(3):
+            caplog.clear()
+            assert client.post("/new", data=form).status_code == 503
+            records = [r for r in caplog.records if r.levelname in ("WARNING", "ERROR")]
+            assert len(records) == 1 and records[0].exc_info is None, records
+            assert "\n" not in records[0].getMessage()
 
 
 @pytest.mark.parametrize(

@@ -10,10 +10,6 @@ from tests import judge, servers
 from tests.conftest import Player
 
 
-def env_for(tmp_path, **extra):
-    return {"TTT_INSTANCE_DIR": str(tmp_path / "instance"), "SECRET_KEY": "shared-secret", **extra}
-
-
 def test_wsgi_under_gunicorn_plays_a_whole_game(tmp_path):
     env = {"TTT_INSTANCE_DIR": str(tmp_path / "instance")}  # no SECRET_KEY: made at first start
     with servers.gunicorn(env) as base:
@@ -26,7 +22,7 @@ def test_wsgi_under_gunicorn_plays_a_whole_game(tmp_path):
 
 
 def test_two_gunicorn_instances_share_games_through_redis(tmp_path, redis_server):
-    env = env_for(tmp_path, REDIS_URL=redis_server.url)
+    env = servers.app_env(tmp_path, REDIS_URL=redis_server.url)
     with servers.gunicorn(env, workers=1) as first, servers.gunicorn(env, workers=1) as second:
         on_first = servers.HttpClient(first)
         player = Player(on_first)
@@ -43,7 +39,7 @@ def test_two_gunicorn_instances_share_games_through_redis(tmp_path, redis_server
 
 @pytest.mark.parametrize("store", ["files", "redis"])
 def test_concurrent_moves_on_one_session_across_two_workers(tmp_path, store, request):
-    env = env_for(tmp_path)
+    env = servers.app_env(tmp_path)
     if store == "redis":
         env["REDIS_URL"] = request.getfixturevalue("redis_server").url
     with servers.gunicorn(env, workers=2) as base:
@@ -87,7 +83,7 @@ def assert_legal(marks: str) -> None:
 def test_redis_outage_answers_503_and_play_resumes(tmp_path):
     redis = servers.RedisServer(tmp_path / "redis").start()
     try:
-        with servers.gunicorn(env_for(tmp_path, REDIS_URL=redis.url), workers=1) as base:
+        with servers.gunicorn(servers.app_env(tmp_path, REDIS_URL=redis.url), workers=1) as base:
             player = Player(servers.HttpClient(base))
             page = player.move(1, 1)
             href = next(iter(page.links.values()))

@@ -3,41 +3,19 @@ half-written, and play resumes once the store is healthy again. Cookie-less traf
 stores nothing at all."""
 
 import contextlib
-import os
 import shutil
 import subprocess
 
 import redis
 from flask import request
 
-from tests.conftest import Player
+from tests.conftest import Player, read_only
 from ttt_web import sessions
 from ttt_web.app import create_app
 
 
 def make_app(directory):
     return create_app({"SECRET_KEY": "s", "SESSION_DIR": str(directory)})
-
-
-@contextlib.contextmanager
-def read_only(directory):
-    """The directory and its files unwritable even for root: chmod, plus the immutable
-    attribute when we are root."""
-    files = [p for p in directory.iterdir() if p.is_file()]
-    for path in files:
-        os.chmod(path, 0o400)
-    os.chmod(directory, 0o500)
-    immutable = os.geteuid() == 0
-    if immutable:
-        subprocess.run(["chattr", "+i", str(directory), *map(str, files)], check=True)
-    try:
-        yield
-    finally:
-        if immutable:
-            subprocess.run(["chattr", "-i", str(directory), *map(str, files)], check=True)
-        os.chmod(directory, 0o700)
-        for path in files:
-            os.chmod(path, 0o600)
 
 
 @contextlib.contextmanager

@@ -207,9 +207,13 @@ class FileLocks:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
 
-    def acquire(self, sid: str) -> Callable[[], None]:
+    def path(self, sid: str) -> Path:
+        """The lock file of session `sid`: one of LOCK_STRIPES."""
         stripe = int.from_bytes(hashlib.sha256(sid.encode()).digest()[:4], "big") % LOCK_STRIPES
-        fd = open_healing(self.directory / f"{stripe:04d}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        return self.directory / f"{stripe:04d}.lock"
+
+    def acquire(self, sid: str) -> Callable[[], None]:
+        fd = open_healing(self.path(sid), os.O_RDWR | os.O_CREAT, 0o600)
 
         def attempt() -> Callable[[], None] | None:
             try:
@@ -385,6 +389,15 @@ class GuardedSessions:
 
 
 class FileSessions(GuardedSessions, CacheLibSessionInterface):
+    cache: StrictFileSystemCache
+
+    def save_session(self, app: Flask, session, response: Response) -> None:
+        """Save; if that took the store over its cap, sweep once the response is sent."""
+        super().save_session(app, session, response)
+        if self.cache.over_cap:
+            self.cache.over_cap = False
+            response.call_on_close(lambda: sweep(Path(self.cache._path), self.cache.max_files))
+
     def _upsert_session(self, session_lifetime, session, store_id: str) -> None:
         super()._upsert_session(session_lifetime, session, store_id)
         if pointer := self._pointer(session):
@@ -456,21 +469,15 @@ def _release_lock(_exc: BaseException | None) -> None:
 
 
 def _schedule_sweep(response: Response) -> Response:
-    """Sweep the session directory after the response has been sent: at once when the
-    store went over its cap, else about once per SESSION_SWEEP_INTERVAL across all
-    processes."""
-    cache = current_app.session_interface.cache
+    """About once per SESSION_SWEEP_INTERVAL across all processes, sweep the session
+    directory after the response has been sent."""
     directory = Path(current_app.config["SESSION_DIR"])
-    if cache.over_cap:
-        cache.over_cap = False
-        response.call_on_close(lambda: sweep(directory, cache.max_files))
-        return response
     now = time.monotonic()
     if now < _next_look.get(str(directory), 0.0):
         return response
     _next_look[str(directory)] = now + 1.0  # each process looks at the marker at most once a second
     if _sweep_due(directory, current_app.config["SESSION_SWEEP_INTERVAL"]):
-        response.call_on_close(lambda: sweep(directory, cache.max_files))
+        response.call_on_close(lambda: sweep(directory, current_app.config["MAX_SESSIONS"]))
     return response
 
 

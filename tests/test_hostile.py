@@ -1,0 +1,288 @@
+"""Traffic meant to hurt other players: slow clients, racing requests on one cookie, lost
+lock folders (in test_store_faults), session floods. Real servers run under the project's
+gunicorn.conf.py, as `make run` and the README's deployment do."""
+
+import fcntl
+import os
+import random
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import redis
+
+from tests import servers
+from tests.conftest import Player, server_like
+from tests.page import Page
+from ttt_web import sessions
+from ttt_web.app import create_app
+
+DEPLOYMENTS = {
+    "make run": {"workers": 2, "store": "files"},
+    "production": {"workers": 4, "store": "redis"},  # the README's command on each host
+}
+
+
+def store_env(tmp_path, store, request):
+    if store == "redis":
+        return servers.app_env(tmp_path, REDIS_URL=request.getfixturevalue("redis_server").url)
+    return servers.app_env(tmp_path)
+
+
+def timed(call, *args):
+    start = time.perf_counter()
+    result = call(*args)
+    return result, time.perf_counter() - start
+
+
+def play_timed(player: Player) -> tuple[float, float]:
+    """Seconds to load the board and to play a move on it (starting over when it is over)."""
+    page, load = timed(player.page)
+    if page.state == "over":
+        player.new_game()
+        page, load = timed(player.page)
+    _, move = timed(player.follow, random.choice(list(page.links.values())))
+    return load, move
+
+
+@pytest.mark.parametrize("deployment", DEPLOYMENTS)
+def test_256_slow_clients_do_not_stall_a_player(tmp_path, request, deployment):
+    setup = DEPLOYMENTS[deployment]
+    env = store_env(tmp_path, setup["store"], request)
+    with servers.gunicorn(env, workers=setup["workers"]) as base:
+        player = Player(servers.HttpClient(base, timeout=5))
+        play_timed(player)
+        with servers.SlowClients(base, 256) as slow:
+            time.sleep(2)  # every connection open and trickling
+            for _ in range(5):
+                load, move = play_timed(player)
+                assert load < 1 and move < 1, (load, move)
+            assert len(slow.sockets) == 256
+
+
+@pytest.mark.parametrize("store", ["files", "redis"])
+def test_requests_waiting_for_a_session_lock_do_not_stall_other_players(tmp_path, request, store):
+    """Four clicks wait on a session whose lock someone else holds; the other players of the
+    same worker go on meanwhile (a blocking wait would hold the worker)."""
+    env = store_env(tmp_path, store, request)
+    with servers.gunicorn(env, workers=1) as base:
+        waiting, other = Player(servers.HttpClient(base)), Player(servers.HttpClient(base, timeout=5))
+        href = next(iter(waiting.move(1, 1).links.values()))
+        sid = waiting.client.cookies["ttt"]
+        with hold_lock(env, sid):
+            clicks = [threading.Thread(target=waiting.client.get, args=(href,)) for _ in range(4)]
+            for click in clicks:
+                click.start()
+            time.sleep(0.5)  # the clicks are waiting for the lock
+            for _ in range(3):
+                load, move = play_timed(other)
+                assert load < 1 and move < 1, (load, move)
+        for click in clicks:
+            click.join()
+
+
+class hold_lock:
+    """Holds the lock of session `sid` from outside the app, as a long request would."""
+
+    def __init__(self, env, sid):
+        self.env, self.sid = env, sid
+
+    def __enter__(self):
+        if "REDIS_URL" in self.env:
+            self.client = redis.Redis.from_url(self.env["REDIS_URL"])
+            self.client.set(sessions.RedisLocks.key(self.sid), "someone else", px=10_000)
+        else:
+            directory = Path(self.env["TTT_INSTANCE_DIR"], "sessions", ".locks")
+            self.fd = os.open(sessions.FileLocks(directory).path(self.sid), os.O_RDWR | os.O_CREAT)
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+
+    def __exit__(self, *exc):
+        if "REDIS_URL" in self.env:
+            self.client.delete(sessions.RedisLocks.key(self.sid))
+        else:
+            os.close(self.fd)
+
+
+# Two requests at once on one cookie, as from two tabs: one of them starts a new game.
+
+OPTIONS = {"side": "O", "difficulty": "easy", "mode": "ai"}
+
+
+def together(*calls):
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+
+    def run(n, call):
+        barrier.wait()
+        results[n] = call()
+
+    threads = [threading.Thread(target=run, args=(n, call)) for n, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def score(page: Page) -> tuple[str, str, str]:
+    element = page["score"]
+    return element.attrs["data-wins"], element.attrs["data-losses"], element.attrs["data-draws"]
+
+
+@pytest.mark.parametrize("store", ["files", "redis"])
+def test_racing_a_new_game_never_loses_the_score_or_the_options(tmp_path, request, store):
+    with servers.gunicorn(store_env(tmp_path, store, request), workers=2) as base:
+        client = servers.HttpClient(base)
+        player = Player(client)
+        player.new_game(**OPTIONS)
+        player.finish(random.Random(7))
+        player.new_game(**OPTIONS)
+        player.finish(random.Random(8))
+        baseline = score(player.page())
+        assert sum(map(int, baseline)) == 2
+
+        def post(form_id, **fields):
+            page = player.page()
+            return lambda: client.post(page.action(form_id), data={**page.form(form_id), **fields}).status_code
+
+        def move():
+            href = next(iter(player.page().links.values()), None)
+            return lambda: client.get(href).status_code if href else 409
+
+        pairs = {
+            "new+new": lambda: (post("new-game", **OPTIONS), post("new-game", **OPTIONS)),
+            "new+teach": lambda: (post("new-game", **OPTIONS), post("teach")),
+            "new+reset": lambda: (post("new-game", **OPTIONS), post("reset-score")),
+            "new+move": lambda: (post("new-game", **OPTIONS), move()),
+        }
+        for name, pair in pairs.items():
+            for round_ in range(20):
+                statuses = together(*pair())
+                assert set(statuses) <= {303, 403, 409}, (name, round_, statuses)
+                page = player.page()
+                assert page.form("new-game") == {"game": page.form("undo")["game"], **OPTIONS}, (name, round_)
+                assert page.form("undo")["game"], (name, round_)  # a game, not a blank session
+                if name == "new+reset" and score(page) != baseline:
+                    assert score(page) == ("0", "0", "0"), (name, round_)
+                    baseline = score(page)
+                assert score(page) == baseline, (name, round_, statuses)
+
+
+# Floods of new sessions.
+
+
+def flood_app(tmp_path, request, store, **config):
+    config = {"SECRET_KEY": "s", "SESSION_DIR": str(tmp_path / "sessions"), **config}
+    if store == "redis":
+        config["REDIS_URL"] = request.getfixturevalue("redis_server").url
+        redis.Redis.from_url(config["REDIS_URL"]).flushdb()
+    return server_like(create_app(config))
+
+
+def stored_count(app) -> int:
+    if app.config.get("REDIS_URL"):
+        client = redis.Redis.from_url(app.config["REDIS_URL"])
+        return sum(1 for _ in client.scan_iter(app.config["SESSION_KEY_PREFIX"] + "*"))
+    return sum(1 for _ in sessions.stored_files(Path(app.config["SESSION_DIR"])))
+
+
+@pytest.mark.parametrize("store", ["files", "redis"])
+def test_a_flood_from_one_address_is_limited_and_a_player_plays_on(tmp_path, request, store):
+    app = flood_app(tmp_path, request, store, NEW_SESSION_LIMIT="40 per minute", MAX_SESSIONS=500)
+    player = Player(app.test_client())
+    page = player.move(1, 1)
+    statuses = []
+    for n in range(3000):
+        flooder = app.test_client()
+        if n % 2:
+            statuses.append(flooder.get(f"/move?n=0&row={n % 3}&col={n // 3 % 3}").status_code)
+        else:
+            statuses.append(flooder.post("/new", data={}).status_code)
+    assert statuses.count(303) == 39 and statuses.count(429) == 2961  # the player's own game was the 40th
+    assert stored_count(app) == 40
+    assert player.page().marks == page.marks
+    player.follow(next(iter(page.links.values())))  # the player is never limited
+    assert player.page().marks.count(".") == 5
+
+
+def test_a_limited_client_gets_a_friendly_page_with_retry_after(tmp_path, request):
+    app = flood_app(tmp_path, request, "files", NEW_SESSION_LIMIT="1 per minute")
+    assert app.test_client().get("/move?n=0&row=1&col=1").status_code == 303
+    response = app.test_client().get("/move?n=0&row=1&col=1")
+    assert response.status_code == 429
+    assert 0 < int(response.headers["Retry-After"]) <= 60
+    assert "wait a minute" in response.text and "Traceback" not in response.text
+    assert response.headers["Content-Security-Policy"]
+
+
+def test_players_behind_one_address_are_never_limited_once_they_play(tmp_path, request):
+    """A school behind one address: the limit counts new sessions, not moves or new games."""
+    app = flood_app(tmp_path, request, "files", NEW_SESSION_LIMIT="5 per minute")
+    players = [Player(app.test_client()) for _ in range(5)]
+    rng = random.Random(3)
+    for _ in range(3):
+        for player in players:
+            player.finish(rng)
+            player.new_game()
+    assert app.test_client().get("/move?n=0&row=1&col=1").status_code == 429  # a sixth newcomer waits
+
+
+def test_the_file_store_keeps_at_most_its_cap_and_evicts_the_games_idle_the_longest(tmp_path, request):
+    app = flood_app(tmp_path, request, "files", NEW_SESSION_LIMIT="100000 per minute", MAX_SESSIONS=100)
+    directory = tmp_path / "sessions"
+    idle, active = Player(app.test_client()), Player(app.test_client())
+    idle.move(1, 1)
+    page = active.move(1, 1)
+    past = time.time() - 3600
+    for entry in sessions.stored_files(directory):  # both an hour idle; the active one plays on
+        os.utime(entry.path, (past, past))
+    for n in range(1000):
+        client = app.test_client()
+        client.environ_base["REMOTE_ADDR"] = f"127.2.{n // 256}.{n % 256}"
+        assert client.get(f"/move?n=0&row={n % 3}&col={n // 3 % 3}").status_code == 303
+        if n % 5 == 0:
+            active.follow(next(iter(page.links.values())))
+            page = active.new_game() if active.page().state == "over" else active.page()
+        assert stored_count(app) <= 100, n
+    assert active.page().marks == page.marks
+    assert idle.page().marks == "." * 9  # evicted: its game made room
+
+
+@pytest.mark.parametrize("path", ["/teach", "/score/reset", "/undo"])
+def test_cookieless_requests_that_change_nothing_store_nothing(client, stored, path):
+    response = client.post(path, data={})
+    assert response.status_code in (303, 409)
+    assert "ttt=" not in response.headers.get("Set-Cookie", "")
+    assert stored() == 0
+
+
+def test_teach_mode_needs_no_session(client, stored):
+    client.post("/teach", data={})
+    assert Page(client.get("/").text)["board"].attrs["class"].split().count("teaching") == 1
+    assert stored() == 0
+
+
+def test_head_on_a_move_link_plays_nothing(play, stored):
+    href = play.page().links[1, 1]
+    response = play.client.head(href)
+    assert response.status_code == 405 and response.headers["Allow"] == "GET"
+    assert stored() == 0
+    page = play.move(0, 0)
+    response = play.client.head(page.links[2, 2])
+    assert response.status_code == 405
+    assert play.page().marks == page.marks
+
+
+def test_the_sweep_removes_files_a_killed_worker_left(tmp_path):
+    app = flood_app(tmp_path, None, "files")
+    directory = tmp_path / "sessions"
+    Player(app.test_client()).move(1, 1)
+    good = next(sessions.stored_files(directory)).path
+    empty, torn = directory / ("0" * 32), directory / ("1" * 32)
+    empty.touch()
+    torn.write_bytes(sessions.HEADER.pack(0) + b"\x80\x05\x95garbage")
+    assert sessions.sweep(directory) == 0  # too new: a writer may still be at work on them
+    later = time.time() + sessions.GRACE + 1
+    assert sessions.sweep(directory, now=later) == 2
+    assert [entry.path for entry in sessions.stored_files(directory)] == [good]
