@@ -26,6 +26,7 @@ format: $(VENV)/.test-installed
 bench: $(VENV)/.test-installed system-packages
 	$(PY) bench/engine.py
 	$(PY) bench/load.py
+	$(PY) bench/slow_clients.py
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)

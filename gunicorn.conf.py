@@ -12,7 +12,7 @@ import os
 worker_class = "gevent"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_connections = int(os.environ.get("TTT_WORKER_CONNECTIONS", "1000"))  # open connections per worker
-keepalive = 5  # seconds an idle keep-alive connection stays open
+keepalive = 5  # seconds a client has to send a request's headers (gevent), and to idle between requests
 timeout = 30  # a worker that stops answering its master for this long is restarted
 graceful_timeout = 10
 # Past these, gunicorn answers by itself (400, 414 or 431, its own page without our headers).

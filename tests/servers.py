@@ -75,6 +75,23 @@ def gunicorn(env: dict[str, str], workers: int = 2, app: str = "wsgi:app", log: 
             output.close()
 
 
+@contextlib.contextmanager
+def make_run(env: dict[str, str]):
+    """`make run` itself, as the README gives it, on a free port; yields the base URL."""
+    port = free_port()
+    command = [require("make", "make"), "--no-print-directory", "run", f"PORT={port}"]
+    process = subprocess.Popen(
+        command, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, start_new_session=True
+    )
+    try:
+        wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)  # make, and the gunicorn it started
+        process.wait(10)
+
+
 class RedisServer:
     """A redis-server of our own with an append-only file, so it can stop and come back.
 
