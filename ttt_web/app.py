@@ -11,7 +11,7 @@ from pathlib import Path
 from flask import Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import errors, limits, security, sessions, views
+from . import errors, limits, play, security, sessions, urls
 from . import tictactoe as ttt
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,7 +67,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     limits.init_app(app)
     security.init_app(app)
     errors.init_app(app)
-    app.register_blueprint(views.bp)
+    urls.init_app(app)
+    app.register_blueprint(play.bp)
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
     return app
 

@@ -116,6 +116,15 @@ class Game:
         """The cells of the completed line, or () if nobody has won."""
         return tuple(3 * i + j for i, j in ttt.winning_line(self.board))
 
+    @property
+    def outcome(self) -> str:
+        """ "win", "loss" or "draw" when the game is over: the human's, in AI mode; X's, in
+        friend mode."""
+        if self.winner is None:
+            return "draw"
+        first = self.side if self.mode == "ai" else ttt.X
+        return "win" if self.winner == first else "loss"
+
     def history(self) -> list[tuple[str, str]]:
         """(mark, cell name) for each move so far, e.g. ("X", "b2")."""
         return [(mark_of(n), cell_name(cell)) for n, cell in enumerate(self.moves)]
