@@ -131,12 +131,13 @@ def main() -> None:
         tmp = Path(tmp)
         redis = servers.RedisServer(tmp / "redis", fsync="everysec").start()
         stack.callback(redis.stop)
+        every_player_new = {"TTT_NEW_SESSION_LIMIT": "1000000 per minute"}  # they all share one address
         bases = {
             "bare Flask": stack.enter_context(servers.gunicorn({}, app="bench.bare_app:app")),
             "floor": stack.enter_context(servers.gunicorn({}, app="bench.floor_app:app")),
-            "file store": stack.enter_context(servers.gunicorn({"TTT_INSTANCE_DIR": str(tmp / "files")})),
+            "file store": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "files", **every_player_new))),
             "Redis": stack.enter_context(
-                servers.gunicorn({"TTT_INSTANCE_DIR": str(tmp / "redis-app"), "REDIS_URL": redis.url})
+                servers.gunicorn(servers.app_env(tmp / "redis-app", REDIS_URL=redis.url, **every_player_new))
             ),
         }
         for _ in range(args.rounds):  # interleaved, so that a busy spell on the machine hits every app

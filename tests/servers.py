@@ -92,6 +92,23 @@ def make_run(env: dict[str, str]):
         process.wait(10)
 
 
+def together(*calls):
+    """What each call returns, all of them started at the same moment in threads of their own."""
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+
+    def run(n, call):
+        barrier.wait()
+        results[n] = call()
+
+    threads = [threading.Thread(target=run, args=(n, call)) for n, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
 class RedisServer:
     """A redis-server of our own with an append-only file, so it can stop and come back.
 

@@ -105,22 +105,6 @@ class hold_lock:
 OPTIONS = {"side": "O", "difficulty": "easy", "mode": "ai"}
 
 
-def together(*calls):
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(n, call):
-        barrier.wait()
-        results[n] = call()
-
-    threads = [threading.Thread(target=run, args=(n, call)) for n, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
-
-
 def score(page: Page) -> tuple[str, str, str]:
     element = page["score"]
     return element.attrs["data-wins"], element.attrs["data-losses"], element.attrs["data-draws"]
@@ -154,7 +138,7 @@ def test_racing_a_new_game_never_loses_the_score_or_the_options(tmp_path, reques
         }
         for name, pair in pairs.items():
             for round_ in range(20):
-                statuses = together(*pair())
+                statuses = servers.together(*pair())
                 assert set(statuses) <= {303, 403, 409}, (name, round_, statuses)
                 page = player.page()
                 assert page.form("new-game") == {"game": page.form("undo")["game"], **OPTIONS}, (name, round_)

@@ -1,7 +1,7 @@
 """The real thing: wsgi.py under gunicorn, Redis shared by several processes, races, faults."""
 
+import functools
 import random
-import threading
 from collections import Counter
 
 import pytest
@@ -60,19 +60,8 @@ def test_concurrent_moves_on_one_session_across_two_workers(tmp_path, store, req
 
 
 def fire_together(client, hrefs):
-    barrier = threading.Barrier(len(hrefs))
-    results = [None] * len(hrefs)
-
-    def click(n, href):
-        barrier.wait()
-        results[n] = client.get(href).status_code
-
-    threads = [threading.Thread(target=click, args=(n, href)) for n, href in enumerate(hrefs)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return results
+    responses = servers.together(*(functools.partial(client.get, href) for href in hrefs))
+    return [response.status_code for response in responses]
 
 
 def assert_legal(marks: str) -> None:
