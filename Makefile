@@ -24,9 +24,11 @@ format: $(VENV)/.test-installed
 	$(PY) -m ruff format .
 
 bench: $(VENV)/.test-installed system-packages
+	@command -v wrk >/dev/null || { $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q wrk; }
 	$(PY) bench/engine.py
 	$(PY) bench/load.py
 	$(PY) bench/slow_clients.py
+	$(PY) bench/wrk.py
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)

@@ -19,3 +19,13 @@ graceful_timeout = 10
 limit_request_line = 4094
 limit_request_fields = 50
 limit_request_field_size = 8190
+
+
+def post_request(worker, req, environ, resp):
+    """Let the worker's other connections have their turn. A greenlet whose client sends its
+    next request at once finds it already there and would serve it before anyone else. With
+    16 busy connections (wrk), this took the 75th percentile from 47-87 ms to 4-5 ms and the
+    99th from 550-720 ms to about 200 ms, at the same throughput."""
+    import gevent
+
+    gevent.sleep(0)

@@ -1,5 +1,6 @@
 """The yardstick for bench/load.py: a bare Flask app, served the same way, with the same
-two routes a player uses (a page with nine links, and a move that redirects back)."""
+routes a player uses (a page with nine links; a move, a new game and an undo that
+redirect back)."""
 
 from flask import Flask, redirect
 
@@ -19,4 +20,9 @@ def move():
 
 @app.post("/new")
 def new():
+    return redirect("/", 303)
+
+
+@app.post("/undo")
+def undo():
     return redirect("/", 303)

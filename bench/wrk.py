@@ -1,0 +1,132 @@
+"""Page and move throughput with wrk, run by hand: python bench/wrk.py [--seconds 10] [--rounds 3]
+
+wrk (Debian's package; `make bench` installs it) costs little CPU, so on this two-core
+machine the server gets most of it. Each app is served as `make run` serves the game
+(gunicorn.conf.py, 2 gevent workers), and each figure is taken against bench/bare_app.py
+served the same way, in the same run, round after round:
+
+- page: GET / with a game in the session (one move played), 16 connections;
+- move: 16 connections, each its own player with its own session, alternating a move on the
+  empty board (the AI replies) and the undo that takes both back: every request takes the
+  session's lock, plays or undoes, and writes the session. Against the bare app, the same
+  requests get a plain redirect.
+
+Prints requests/s, p50 and p99 latency (medians over the rounds) and the game's ratio to the
+bare app (the median of the rounds' ratios).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests import servers  # noqa: E402
+from tests.conftest import Player  # noqa: E402
+
+CONNECTIONS = 16
+MOVE_SCRIPT = """
+local n = 0
+function setup(thread)
+  thread:set("id", n)
+  n = n + 1
+end
+function init(args)
+  local sid, token = args[id * 2 + 1], args[id * 2 + 2]
+  local headers = {["Cookie"] = "ttt=" .. sid, ["Content-Type"] = "application/x-www-form-urlencoded"}
+  move = wrk.format("GET", "/move?game=" .. token .. "&n=0&row=1&col=1", headers)
+  undo = wrk.format("POST", "/undo", headers, "game=" .. token .. "&n=2")
+  step = 0
+end
+function request()
+  step = step + 1
+  if step % 2 == 1 then return move end
+  return undo
+end
+"""
+UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+
+def players(base: str, count: int) -> list[tuple[str, str]]:
+    """(session id, game token) of `count` players, each with a new game on an empty board."""
+    found = []
+    for _ in range(count):
+        client = servers.HttpClient(base)
+        player = Player(client)
+        player.submit("new-game", status=303)
+        found.append((client.cookies.get("ttt", "none"), player.page().form("undo")["game"] or "none"))
+    return found
+
+
+def wrk(url: str, seconds: float, script: Path | None = None, args: list[str] = (), cookie: str = "") -> dict:
+    command = [shutil.which("wrk") or "wrk", f"-t{CONNECTIONS}", f"-c{CONNECTIONS}", f"-d{seconds:.0f}s", "--latency"]
+    if cookie:
+        command += ["-H", f"Cookie: ttt={cookie}"]
+    if script:
+        command += ["-s", str(script)]
+    out = subprocess.run([*command, url, "--", *args], capture_output=True, text=True, check=True).stdout
+    errors = sum(int(n) for n in re.findall(r"(?:Non-2xx or 3xx responses|connect|read|write|timeout):? (\d+)", out))
+    latency = {p: float(v) * UNITS[u] for p, v, u in re.findall(r"^\s+(50|99)%\s+([\d.]+)(us|ms|s)$", out, re.M)}
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    return {"rps": rps, "p50": latency["50"], "p99": latency["99"], "errors": errors}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    servers.require("wrk", "wrk")
+    results: dict[tuple[str, str], list[dict]] = {}
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        tmp = Path(tmp)
+        script = tmp / "move.lua"
+        script.write_text(MOVE_SCRIPT)
+        redis = servers.RedisServer(tmp / "redis", fsync="everysec").start()
+        stack.callback(redis.stop)
+        many = {"TTT_NEW_SESSION_LIMIT": "1000000 per minute"}  # every player comes from one address
+        bases = {
+            "bare Flask": stack.enter_context(servers.gunicorn({}, app="bench.bare_app:app")),
+            "file store": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "files", **many))),
+            "Redis": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "redis", REDIS_URL=redis.url, **many))),
+        }
+        setups = {}
+        for name, base in bases.items():
+            if name == "bare Flask":
+                setups[name] = ("none", [arg for _ in range(CONNECTIONS) for arg in ("none", "none")])
+                continue
+            reader = Player(servers.HttpClient(base))
+            reader.move(0, 0)
+            pairs = players(base, CONNECTIONS)
+            setups[name] = (reader.client.cookies["ttt"], [arg for pair in pairs for arg in pair])
+        for _ in range(args.rounds):  # interleaved, so that a busy spell hits every app
+            for name, base in bases.items():
+                cookie, move_args = setups[name]
+                results.setdefault((name, "page"), []).append(wrk(base + "/", args.seconds, cookie=cookie))
+                results.setdefault((name, "move"), []).append(wrk(base, args.seconds, script, move_args))
+    report(results, args)
+
+
+def report(results: dict, args) -> None:
+    print(f"wrk, {CONNECTIONS} connections, {args.rounds} rounds of {args.seconds:.0f} s, 2 gevent workers")
+    print("| app | request | requests/s | p50 ms | p99 ms | errors | x bare |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for (name, kind), runs in results.items():
+        bare = results[("bare Flask", kind)]
+        ratio = statistics.median(run["rps"] / base["rps"] for run, base in zip(runs, bare, strict=True))
+        rps, p50, p99 = (statistics.median(run[key] for run in runs) for key in ("rps", "p50", "p99"))
+        errors = sum(run["errors"] for run in runs)
+        print(f"| {name} | {kind} | {rps:.0f} | {p50:.2f} | {p99:.2f} | {errors} | {ratio:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
