@@ -47,10 +47,12 @@ function init(args)
   undo = wrk.format("POST", "/undo", headers, "game=" .. token .. "&n=2")
   step = 0
 end
-function request()
-  step = step + 1
-  if step % 2 == 1 then return move end
+function request()  -- wrk also calls this once to check the script, so the step moves on a response
+  if step % 2 == 0 then return move end
   return undo
+end
+function response(status, headers, body)
+  step = step + 1
 end
 """
 UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
