@@ -58,15 +58,17 @@ end
 UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 
 
-def players(base: str, count: int) -> list[tuple[str, str]]:
-    """(session id, game token) of `count` players, each with a new game on an empty board."""
-    found = []
-    for _ in range(count):
-        client = servers.HttpClient(base)
-        player = Player(client)
-        player.submit("new-game", status=303)
-        found.append((client.cookies.get("ttt", "none"), player.page().form("undo")["game"] or "none"))
-    return found
+def setup(base: str) -> tuple[str, list[str]]:
+    """The session id of a reader whose game has one move, and for the move script, the
+    session id and game token of each of CONNECTIONS players with a new game."""
+    reader = Player(servers.HttpClient(base))
+    reader.move(0, 0)
+    move_args = []
+    for _ in range(CONNECTIONS):
+        player = Player(servers.HttpClient(base))
+        player.submit("new-game")
+        move_args += [player.client.cookies["ttt"], player.page().form("undo")["game"]]
+    return reader.client.cookies["ttt"], move_args
 
 
 def wrk(url: str, seconds: float, script: Path | None = None, args: list[str] = (), cookie: str = "") -> dict:
@@ -101,18 +103,9 @@ def main() -> None:
             "file store": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "files", **many))),
             "Redis": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "redis", REDIS_URL=redis.url, **many))),
         }
-        setups = {}
-        for name, base in bases.items():
-            if name == "bare Flask":
-                setups[name] = ("none", [arg for _ in range(CONNECTIONS) for arg in ("none", "none")])
-                continue
-            reader = Player(servers.HttpClient(base))
-            reader.move(0, 0)
-            pairs = players(base, CONNECTIONS)
-            setups[name] = (reader.client.cookies["ttt"], [arg for pair in pairs for arg in pair])
         for _ in range(args.rounds):  # interleaved, so that a busy spell hits every app
             for name, base in bases.items():
-                cookie, move_args = setups[name]
+                cookie, move_args = ("none", ["none"] * 2 * CONNECTIONS) if name == "bare Flask" else setup(base)
                 results.setdefault((name, "page"), []).append(wrk(base + "/", args.seconds, cookie=cookie))
                 results.setdefault((name, "move"), []).append(wrk(base, args.seconds, script, move_args))
     report(results, args)
