@@ -17,13 +17,8 @@ MESSAGE = (
 
 
 def init_app(app: Flask) -> None:
-    limit = ApplicationLimit(
-        app.config["NEW_SESSION_LIMIT"],
-        error_message=MESSAGE,
-        exempt_when=cannot_create_session,
-        deduct_when=creates_session,
-    )
-    Limiter(
+    limit = ApplicationLimit(app.config["NEW_SESSION_LIMIT"], error_message=MESSAGE, deduct_when=creates_session)
+    limiter = Limiter(
         get_remote_address,
         app=app,
         application_limits=[limit],
@@ -33,6 +28,7 @@ def init_app(app: Flask) -> None:
         headers_enabled=True,  # Retry-After on a 429, and X-RateLimit-* where the limit applies
         swallow_errors=True,  # a limiter whose store is down lets players through
     )
+    limiter.request_filter(cannot_create_session)  # checked first: most requests cost no more than this
 
 
 def cannot_create_session() -> bool:
