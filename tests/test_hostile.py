@@ -276,3 +276,16 @@ def test_the_sweep_removes_files_a_killed_worker_left(tmp_path):
     later = time.time() + sessions.GRACE + 1
     assert sessions.sweep(directory, now=later) == 2
     assert [entry.path for entry in sessions.stored_files(directory)] == [good]
+
+
+def test_a_due_sweep_runs_once_the_response_is_sent(tmp_path):
+    app = flood_app(tmp_path, None, "files", SESSION_SWEEP_INTERVAL=0)
+    directory = tmp_path / "sessions"
+    left = directory / ("0" * 32)
+    left.touch()
+    os.utime(left, (time.time() - 3600, time.time() - 3600))  # empty for an hour: left by a killed worker
+    client = app.test_client()
+    client.get("/")  # the first look leaves the marker
+    sessions._next_look.clear()  # each process looks at most once a second
+    client.get("/")
+    assert not left.exists()

@@ -1,6 +1,6 @@
 """Server-side sessions through Flask-Session, on files (default) or Redis.
 
-Four things are added to Flask-Session here:
+What is added to Flask-Session here:
 
 - Store failures are loud. cachelib's file store logs a failed read or write and carries
   on, which would turn a full disk into a silently lost move; here they raise, and the
@@ -477,7 +477,8 @@ def _schedule_sweep(response: Response) -> Response:
         return response
     _next_look[str(directory)] = now + 1.0  # each process looks at the marker at most once a second
     if _sweep_due(directory, current_app.config["SESSION_SWEEP_INTERVAL"]):
-        response.call_on_close(lambda: sweep(directory, current_app.config["MAX_SESSIONS"]))
+        max_files = current_app.session_interface.cache.max_files
+        response.call_on_close(lambda: sweep(directory, max_files))
     return response
 
 
