@@ -11,8 +11,12 @@ served the same way, in the same run, round after round:
   session's lock, plays or undoes, and writes the session. Against the bare app, the same
   requests get a plain redirect.
 
-Prints requests/s, p50 and p99 latency (medians over the rounds) and the game's ratio to the
-bare app (the median of the rounds' ratios).
+Beside them, for the page only, bench/jinja_floor_app.py: the game's own page template
+rendered from a fixed game with none of the game's work, to show what any page of this
+content rendered by Jinja could reach.
+
+Prints requests/s, p50 and p99 latency (medians over the rounds) and the ratio to the bare
+app (the median of the rounds' ratios).
 """
 
 from __future__ import annotations
@@ -100,14 +104,17 @@ def main() -> None:
         many = {"TTT_NEW_SESSION_LIMIT": "1000000 per minute"}  # every player comes from one address
         bases = {
             "bare Flask": stack.enter_context(servers.gunicorn({}, app="bench.bare_app:app")),
+            "Jinja floor": stack.enter_context(servers.gunicorn({}, app="bench.jinja_floor_app:app")),
             "file store": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "files", **many))),
             "Redis": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "redis", REDIS_URL=redis.url, **many))),
         }
         for _ in range(args.rounds):  # interleaved, so that a busy spell hits every app
             for name, base in bases.items():
-                cookie, move_args = ("none", ["none"] * 2 * CONNECTIONS) if name == "bare Flask" else setup(base)
+                game = name in ("file store", "Redis")
+                cookie, move_args = setup(base) if game else ("none", ["none"] * 2 * CONNECTIONS)
                 results.setdefault((name, "page"), []).append(wrk(base + "/", args.seconds, cookie=cookie))
-                results.setdefault((name, "move"), []).append(wrk(base, args.seconds, script, move_args))
+                if name != "Jinja floor":
+                    results.setdefault((name, "move"), []).append(wrk(base, args.seconds, script, move_args))
     report(results, args)
 
 

@@ -1,0 +1,35 @@
+"""A yardstick for bench/wrk.py: the game's own page template, rendered by Flask and Jinja
+from a fixed game, with none of the game's work per request (no session, no lock, no
+limit, no security headers). What a page of this content costs in Jinja alone."""
+
+import tempfile
+
+from flask import render_template
+
+from ttt_web import board, state
+from ttt_web.app import create_app
+from ttt_web.game import DEFAULTS, Game
+
+game = Game(token="A" * 22, moves=(0, 4), **DEFAULTS)
+game_app = create_app({"SECRET_KEY": "yardstick", "SESSION_DIR": tempfile.mkdtemp(prefix="ttt-floor-")})
+app = game_app.__class__("jinja_floor", template_folder=game_app.template_folder, static_folder=None)
+app.jinja_env.globals["url_for"] = lambda endpoint, **values: f"/{endpoint}"
+
+
+@app.get("/")
+def page():
+    return render_template(
+        "play/index.html",
+        game=game,
+        token=game.token,
+        options=state.preferences(game),
+        view=VIEW,
+        teach=False,
+        message=None,
+        score={"wins": 0, "losses": 0, "draws": 0},
+        history=game.history(),
+    )
+
+
+with game_app.test_request_context("/"):
+    VIEW = board.board_view(game, False)
