@@ -1,0 +1,79 @@
+"""The judging of moves (ttt_web.judging): literal positions, then every move from every
+live position against the independent judge."""
+
+import pytest
+
+from tests import judge
+from tests.test_engine import LIVE, board
+from ttt_web import judging
+from ttt_web import tictactoe as ttt
+
+
+@pytest.mark.parametrize(
+    ("pos", "cell", "verdict", "best"),
+    [
+        ("XX.OO....", 2, "best", [2]),  # wins at once
+        ("XX.OO....", 6, "blunder", [2]),  # a win thrown away: O completes the middle row next
+        (".....XOOX", 0, "inaccuracy", [2]),  # still wins, two plies later than c1
+        ("X........", 1, "mistake", [4]),  # only the centre holds the draw
+        ("X........", 4, "best", [4]),
+        (".........", 0, "best", list(range(9))),  # every opening draws
+    ],
+)
+def test_literal_positions(pos, cell, verdict, best):
+    judged = judging.judge(board(pos), divmod(cell, 3))
+    assert judged.verdict == verdict
+    assert judged.best_actions == tuple(divmod(n, 3) for n in best)
+    assert judged.mark == judge.to_move(pos)
+
+
+def test_the_refutation_is_the_line_that_punishes_the_move():
+    judged = judging.judge(board("XX.OO...."), (2, 0))
+    assert judged.refutation == ((1, 2),)  # O completes the middle row
+    assert judged.played == ttt.MoveValue("loss", 2)
+
+
+def test_an_illegal_move_is_refused():
+    with pytest.raises(ttt.InvalidMoveError):
+        judging.judge(board("X........"), (0, 0))
+    with pytest.raises(ttt.InvalidMoveError):
+        judging.review([(0, 0), (1, 1), (0, 1), (2, 2), (0, 2), (2, 0)])  # after X has won
+
+
+def test_a_game_reviewed_move_by_move():
+    judged = judging.review([(0, 0), (0, 1), (1, 1), (2, 2), (2, 0)])
+    assert [j.mark for j in judged] == ["X", "O", "X", "O", "X"]
+    assert [j.verdict for j in judged] == ["best", "mistake", "best", "best", "best"]
+
+
+def expected_verdict(pos: str, cell: int) -> str:
+    """The verdict spelled out from the judge's own values and optimal moves."""
+    played = judge.move_outcome(pos, cell)
+    best = judge.move_outcome(pos, judge.optimal_moves(pos)[0])
+    if played[0] == best[0]:
+        return "best" if cell in judge.optimal_moves(pos) else "inaccuracy"
+    if (best[0], played[0]) in (("win", "draw"), ("draw", "loss")):
+        return "mistake"
+    return "blunder"
+
+
+def test_every_move_from_every_live_position_is_judged_as_the_judge_would():
+    counts = dict.fromkeys(judging.VERDICTS, 0)
+    for pos in LIVE:
+        for cell in judge.children(pos):
+            judged = judging.judge(board(pos), divmod(cell, 3))
+            assert judged.verdict == expected_verdict(pos, cell), (pos, cell)
+            assert judged.best_actions == tuple(divmod(n, 3) for n in judge.optimal_moves(pos)), pos
+            counts[judged.verdict] += 1
+    assert all(counts.values()), counts  # every verdict occurs
+
+
+def test_every_refutation_is_perfect_play_to_the_end():
+    for pos in LIVE:
+        for cell, child in judge.children(pos).items():
+            line = judging.judge(board(pos), divmod(cell, 3)).refutation
+            assert len(line) == judge.value(child)[1], (pos, cell)
+            for action in line:
+                assert 3 * action[0] + action[1] in judge.optimal_moves(child), (pos, cell)
+                child = judge.children(child)[3 * action[0] + action[1]]
+            assert judge.is_over(child)
