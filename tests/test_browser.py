@@ -181,6 +181,27 @@ def test_colour_schemes_pass_axe(page: Page, scheme):
     assert (background == "rgb(246, 247, 251)") == (scheme == "light")
 
 
+@pytest.mark.parametrize(("scheme", "width"), [("light", 1280), ("dark", 320)])
+def test_a_finished_game_reviewed_step_by_step(page: Page, scheme, width):
+    page.emulate_media(color_scheme=scheme)
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto("/")
+    play_by_clicking(page)
+    click_through(page.locator("#review"))
+    expect(page.locator("#review-moves li")).to_have_count(len(cells(page).replace(".", "")))
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert_accessible(page)
+    click_through(page.locator("#review-moves li a").first)
+    assert cells(page).count(".") == 8
+    click_through(page.locator("#next"))
+    assert cells(page).count(".") == 7
+    assert page.locator("#board td[data-value]").count() == 7  # the values of the moves to come
+    assert_accessible(page)
+    click_through(page.locator("#play-from-here"))
+    click_through(page.locator("#new-game button[type=submit]"))
+    assert cells(page).count(".") <= 7 and state(page) == "playing"
+
+
 def test_motion_only_where_allowed(page: Page):
     page.goto("/")
     click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))

@@ -11,7 +11,7 @@ from pathlib import Path
 from flask import Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import errors, limits, play, security, sessions, urls
+from . import errors, limits, play, review, security, sessions, urls
 from . import tictactoe as ttt
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,6 +69,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     errors.init_app(app)
     urls.init_app(app)
     app.register_blueprint(play.bp)
+    app.register_blueprint(review.bp)
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
     return app
 

@@ -46,11 +46,12 @@ class BoardView:
 CELL_NAMES = tuple(f"Row {n // 3 + 1}, column {n % 3 + 1}" for n in range(9))
 
 
-def board_view(game: Game | None, teach_on: bool) -> BoardView:
-    """What the template needs: cells, status and the AI's comment."""
+def board_view(game: Game | None, teach_on: bool, links: bool = True) -> BoardView:
+    """What the template needs: cells, status and the AI's comment. Without `links`, a
+    read-only board (a review) whose teach values are for whoever is to move."""
     shown = game or BLANK
     mover = shown.to_move
-    playable = shown.humans_turn
+    playable = shown.humans_turn if links else not shown.over
     move_url = url_for("play.move")
     link = f"{move_url}?game={game.token}&" if game else f"{move_url}?"
     values = ttt.scores(shown.board) if teach_on and playable else {}
@@ -64,12 +65,17 @@ def board_view(game: Game | None, teach_on: bool) -> BoardView:
         classes += (" in-line" if n in line else "") + (" last" if n == last else "")
         if mark:
             cell = Cell(row, col, mark, classes, f"{name}: {mark}")
-        elif playable:
+        elif playable and links:
             value = values.get((row, col))
             hint = _hint(value) if value else ""
             label = f"{name}, empty: place {mover}" + (f": {hint}" if hint else "")
             href = f"{link}n={shown.number}&row={row}&col={col}"  # tokens are URL-safe
             cell = Cell(row, col, mark, classes, label, href, value, hint)
+        elif playable:
+            value = values.get((row, col))
+            hint = _hint(value) if value else ""
+            label = f"{name}, empty" + (f": for {mover}, {hint}" if hint else "")
+            cell = Cell(row, col, mark, classes, label, "", value, hint)
         else:
             cell = Cell(row, col, mark, classes, f"{name}, empty")
         cells.append(cell)

@@ -51,9 +51,10 @@ class Game:
         object.__setattr__(self, "board", board)
 
     @classmethod
-    def start(cls, rng: random.Random, **options: str) -> Game:
-        """A new game; the AI opens when the human plays O."""
-        game = cls(token=secrets.token_urlsafe(16), **{**DEFAULTS, **options})
+    def start(cls, rng: random.Random, moves: tuple[int, ...] = (), **options: str) -> Game:
+        """A new game, from the empty board or from the position `moves` lead to; the AI
+        moves first when it is its turn (it opens when the human plays O)."""
+        game = cls(token=secrets.token_urlsafe(16), moves=moves, **{**DEFAULTS, **options})
         return game.ai_reply(rng)
 
     @classmethod
@@ -161,6 +162,19 @@ class Game:
     @property
     def can_undo(self) -> bool:
         return any(mark_of(n) != self.ai_side for n in range(len(self.moves)))
+
+
+def parse_moves(text: str) -> tuple[int, ...] | None:
+    """The cells of a move list written "4-0-8" (the cells 0-8 row by row, in the order
+    played), or None if it is not written so. Says nothing of legality."""
+    parts = text.split("-")
+    if not 1 <= len(parts) <= 9 or not all(len(p) == 1 and p in "012345678" for p in parts):
+        return None
+    return tuple(int(p) for p in parts)
+
+
+def format_moves(moves: tuple[int, ...]) -> str:
+    return "-".join(map(str, moves))
 
 
 def mark_of(number: int) -> str:

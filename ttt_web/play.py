@@ -11,8 +11,9 @@ from flask import Blueprint, Response, current_app, redirect, render_template, r
 from werkzeug.exceptions import MethodNotAllowed
 
 from . import state
+from . import tictactoe as ttt
 from .board import board_view
-from .game import DEFAULTS, DIFFICULTIES, MODES, SIDES, Game, GameError
+from .game import DEFAULTS, DIFFICULTIES, MODES, SIDES, Game, GameError, format_moves, parse_moves
 from .urls import url_for
 
 bp = Blueprint("play", __name__)
@@ -42,6 +43,8 @@ def game_error(exc: GameError):
 
 @bp.get("/")
 def index():
+    if request.args.get("from") is not None and playable_position(request.args["from"]) is None:
+        raise Rejected("There is no game to play on from that position.", 400)
     return page()
 
 
@@ -76,10 +79,33 @@ def new_game():
         if value not in allowed:
             raise Rejected("Those game options are not on offer.", 400)
         options[name] = value
+    start = starting_position(request.form.get("from"))
     check_form_token()
     current_app.session_interface.regenerate(session)
-    state.save(Game.start(rng, **options))
+    state.save(Game.start(rng, moves=start, **options))
     return back_to_board()
+
+
+def starting_position(text: str | None) -> tuple[int, ...]:
+    """The position a new game starts from: () for the empty board, else the moves of a
+    position to play on from (a review's "play on from this position")."""
+    if not text:
+        return ()
+    moves = playable_position(text)
+    if moves is None:
+        raise Rejected("There is no game to play on from that position.", 400)
+    return moves
+
+
+def playable_position(text: str) -> tuple[int, ...] | None:
+    """The moves written in `text` if they are legal and the game is not over, else None."""
+    moves = parse_moves(text)
+    try:
+        if moves is not None and not Game(token="", mode="friend", moves=moves).over:
+            return moves
+    except (GameError, ttt.InvalidMoveError):
+        pass
+    return None
 
 
 @bp.post("/undo")
@@ -146,6 +172,7 @@ def _int_arg(name: str) -> int:
 def page(message: str | None = None) -> str:
     game = state.current_game()
     teaching = state.teach_on()
+    start = playable_position(request.args.get("from", "")) if request.endpoint == "play.index" else None
     return render_template(
         "play/index.html",
         game=game,
@@ -156,4 +183,6 @@ def page(message: str | None = None) -> str:
         message=message,
         score=state.score(game),
         history=game.history() if game else [],
+        review=format_moves(game.moves) if game and game.moves else "",
+        start=format_moves(start) if start else "",
     )

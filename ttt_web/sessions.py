@@ -365,9 +365,12 @@ class GuardedSessions:
         except STORE_ERRORS as exc:
             request.environ["ttt.store_error"] = exc
             raise
+        # The client still names an old id: move its cookie over, but only on a page that
+        # used the session. A page that is the same for every visitor (a review, which a
+        # proxy may cache) must never set a cookie.
         cookie = request.cookies.get(self.get_cookie_name(app))
-        if session and not session.modified and cookie != session.sid:
-            self._set_cookie(app, session, response)  # the client still names the old id
+        if session.accessed and session and not session.modified and cookie != session.sid:
+            self._set_cookie(app, session, response)
 
     def _set_cookie(self, app: Flask, session, response: Response) -> None:
         response.set_cookie(
