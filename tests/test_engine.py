@@ -126,6 +126,11 @@ def test_terminal_and_utility(pos, over, score):
     assert ttt.utility(board(pos)) == score
 
 
+@pytest.mark.parametrize("pos", ["XXX OO. ...", "OOO XX. X..", "XOX XOO OXX", "........."])
+def test_score_is_utility_under_cpsc_481s_name(pos):
+    assert ttt.score(board(pos)) == ttt.utility(board(pos)) and callable(ttt.scores)
+
+
 @pytest.mark.parametrize("pos", ["XOXXOOOXX", "XXXOO....", "OXXXO...O"])
 def test_minimax_returns_none_when_the_game_is_over(pos):
     assert ttt.minimax(board(pos)) is None

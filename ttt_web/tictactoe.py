@@ -105,6 +105,11 @@ def utility(board: Board) -> int:
     return {X: 1, O: -1, None: 0}[winner(board)]
 
 
+def score(board: Board) -> int:
+    """`utility` under the name CPSC 481's version of the assignment gives it: X's point of view."""
+    return utility(board)
+
+
 def minimax(board: Board) -> Action | None:
     """An optimal move for the player to move, or None if the game is over.
 

@@ -1,0 +1,103 @@
+"""Search costs (ttt_web.costs) against counts made independently here, with the judge's
+own rules, no memo and no shared code."""
+
+import math
+import random
+
+import pytest
+
+from tests import judge
+from ttt_web import costs
+
+
+def plain_count(pos: str) -> int:
+    """Every node of the game tree below `pos`, walked one by one."""
+    return 1 + (0 if judge.is_over(pos) else sum(plain_count(child) for child in judge.children(pos).values()))
+
+
+def alphabeta_count(pos: str, ordered: bool) -> int:
+    visited = 0
+
+    def search(pos, alpha, beta):
+        nonlocal visited
+        visited += 1
+        if judge.is_over(pos):
+            return {"X": 1, "O": -1, None: 0}[judge.won_by(pos)]
+        moves = sorted(judge.children(pos))
+        if ordered:  # the mover's best outcome first, row-major among equals
+            rank = {"win": 0, "draw": 1, "loss": 2}
+            moves.sort(key=lambda cell: (rank[judge.move_outcome(pos, cell)[0]], cell))
+        maximizing = judge.to_move(pos) == "X"
+        best = -math.inf if maximizing else math.inf
+        for cell in moves:
+            value = search(judge.children(pos)[cell], alpha, beta)
+            if maximizing:
+                best = max(best, value)
+                if best >= beta:
+                    return best
+                alpha = max(alpha, best)
+            else:
+                best = min(best, value)
+                if best <= alpha:
+                    return best
+                beta = min(beta, best)
+        return best
+
+    search(pos, -math.inf, math.inf)
+    return visited
+
+
+def reachable_from(pos: str) -> set[str]:
+    seen, todo = set(), [pos]
+    while todo:
+        here = todo.pop()
+        if here not in seen:
+            seen.add(here)
+            if not judge.is_over(here):
+                todo.extend(judge.children(here).values())
+    return seen
+
+
+def rotate(pos: str) -> str:
+    return "".join(pos[6 - 3 * (n % 3) + n // 3] for n in range(9))
+
+
+def mirror(pos: str) -> str:
+    return "".join(pos[3 * (n // 3) + 2 - n % 3] for n in range(9))
+
+
+def images(pos: str) -> set[str]:
+    found = set()
+    for start in (pos, mirror(pos)):
+        for _ in range(4):
+            found.add(start)
+            start = rotate(start)
+    return found
+
+
+def test_the_empty_board_costs_what_the_literature_says():
+    c = costs.costs(".........")
+    assert (c.plain, c.memo, c.symmetry) == (549_946, 5_478, 765)
+    assert c.plain == plain_count(".........")
+    assert c.plain > c.alphabeta > c.alphabeta_ordered and c.memo > c.symmetry
+
+
+SAMPLE = sorted(p for p in judge.reachable() if p.count(".") >= 7)  # the empty board and every 1- and 2-move position
+SAMPLE += random.Random(481).sample(sorted(judge.reachable() - set(SAMPLE)), 150)
+
+
+@pytest.mark.parametrize("pos", SAMPLE)
+def test_every_count_agrees_with_an_independent_count(pos):
+    c = costs.costs(pos)
+    if pos.count(".") < 9:
+        assert c.plain == plain_count(pos)
+    assert c.alphabeta == alphabeta_count(pos, ordered=False)
+    assert c.alphabeta_ordered == alphabeta_count(pos, ordered=True)
+    reachable = reachable_from(pos)
+    assert c.memo == len(reachable)
+    assert c.symmetry == len({min(images(p)) for p in reachable})
+
+
+def test_the_eight_symmetries_are_the_board_s_own():
+    pos = "XO.X.O..X"
+    assert {"".join(pos[n] for n in s) for s in costs.SYMMETRIES} == images(pos)

@@ -1,0 +1,133 @@
+"""What it costs to search a position, counted exactly: how many positions five versions of
+minimax visit from it, root included. Standard library and the engine only.
+
+Positions here are 9-character strings read row by row ("X", "O" or "."). The searches
+are the assignment's: X maximizes, O minimizes, a finished game is worth its `utility`
+(1, 0 or -1), and every call on a position counts as one visit.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+from . import tictactoe as ttt
+
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+SYMMETRIES = (
+    (0, 1, 2, 3, 4, 5, 6, 7, 8),
+    (6, 3, 0, 7, 4, 1, 8, 5, 2),  # a quarter turn
+    (8, 7, 6, 5, 4, 3, 2, 1, 0),
+    (2, 5, 8, 1, 4, 7, 0, 3, 6),
+    (2, 1, 0, 5, 4, 3, 8, 7, 6),  # mirrored left to right
+    (6, 7, 8, 3, 4, 5, 0, 1, 2),
+    (0, 3, 6, 1, 4, 7, 2, 5, 8),
+    (8, 5, 2, 7, 4, 1, 6, 3, 0),
+)
+
+
+@dataclass(frozen=True)
+class Costs:
+    plain: int  # minimax as the assignment describes it: every node of the game tree
+    alphabeta: int  # alpha-beta, trying moves in row-major order
+    alphabeta_ordered: int  # alpha-beta, trying the best move first
+    memo: int  # memoized minimax: each distinct position once
+    symmetry: int  # memoized up to the board's 8 symmetries
+
+
+@functools.lru_cache(maxsize=6000)
+def costs(position: str) -> Costs:
+    """The five counts from `position` (a live or finished one); computed once, then kept."""
+    return Costs(
+        plain=tree_size(position),
+        alphabeta=alphabeta(position, -math.inf, math.inf, ordered=False)[1],
+        alphabeta_ordered=alphabeta(position, -math.inf, math.inf, ordered=True)[1],
+        memo=len(reachable(position)),
+        symmetry=len({canonical(p) for p in reachable(position)}),
+    )
+
+
+def to_move(position: str) -> str:
+    return ttt.O if position.count("X") > position.count("O") else ttt.X
+
+
+def over(position: str) -> bool:
+    return "." not in position or any(position[a] == position[b] == position[c] != "." for a, b, c in LINES)
+
+
+def utility(position: str) -> int:
+    """1 if X has won, -1 if O has, else 0: X's point of view."""
+    for a, b, c in LINES:
+        if position[a] == position[b] == position[c] != ".":
+            return 1 if position[a] == "X" else -1
+    return 0
+
+
+def children(position: str) -> list[str]:
+    """The positions one move away, in row-major order of the move."""
+    mark = to_move(position)
+    return [position[:n] + mark + position[n + 1 :] for n, c in enumerate(position) if c == "."]
+
+
+@functools.cache
+def tree_size(position: str) -> int:
+    """Nodes of the game tree below `position`, itself included: what plain minimax visits."""
+    if over(position):
+        return 1
+    return 1 + sum(tree_size(child) for child in children(position))
+
+
+@functools.cache
+def alphabeta(position: str, alpha: float, beta: float, ordered: bool) -> tuple[int, int]:
+    """(value for X, positions visited) of alpha-beta search from `position`, as in the
+    textbook's MAX-VALUE and MIN-VALUE: stop at a move that reaches beta (alpha for O)."""
+    if over(position):
+        return utility(position), 1
+    visited, maximizing = 1, to_move(position) == ttt.X
+    value = -math.inf if maximizing else math.inf
+    for child in best_first(position) if ordered else children(position):
+        result, count = alphabeta(child, alpha, beta, ordered)
+        visited += count
+        if maximizing:
+            value = max(value, result)
+            if value >= beta:
+                break
+            alpha = max(alpha, value)
+        else:
+            value = min(value, result)
+            if value <= alpha:
+                break
+            beta = min(beta, value)
+    return value, visited
+
+
+def best_first(position: str) -> list[str]:
+    """The children, the mover's best first (by the engine's values), row-major among equals."""
+    rank = {"win": 0, "draw": 1, "loss": 2}
+    values = ttt.scores(board(position))
+    order = sorted(values, key=lambda a: (rank[values[a].outcome], a))
+    mark = to_move(position)
+    return [position[: 3 * i + j] + mark + position[3 * i + j + 1 :] for i, j in order]
+
+
+@functools.cache
+def reachable(position: str) -> frozenset[str]:
+    """Every position reachable from `position`, itself included."""
+    if over(position):
+        return frozenset((position,))
+    return frozenset((position,)).union(*(reachable(child) for child in children(position)))
+
+
+def canonical(position: str) -> str:
+    """The least of a position's 8 symmetric images: one name for all of them."""
+    return min("".join(position[n] for n in symmetry) for symmetry in SYMMETRIES)
+
+
+def board(position: str) -> ttt.Board:
+    cells = [{"X": ttt.X, "O": ttt.O, ".": ttt.EMPTY}[c] for c in position]
+    return [cells[0:3], cells[3:6], cells[6:9]]
+
+
+def position_of(board_: ttt.Board) -> str:
+    return "".join(cell or "." for row in board_ for cell in row)
