@@ -202,6 +202,21 @@ def test_a_finished_game_reviewed_step_by_step(page: Page, scheme, width):
     assert cells(page).count(".") <= 7 and state(page) == "playing"
 
 
+@pytest.mark.parametrize(("scheme", "width"), [("light", 1280), ("dark", 320)])
+def test_exploring_the_search_tree_from_the_game(page: Page, scheme, width):
+    page.emulate_media(color_scheme=scheme)
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto("/")
+    click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))
+    click_through(page.locator("#explore"))
+    expect(page.locator("#search-costs")).to_have_attribute("data-plain", re.compile(r"^\d+$"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert_accessible(page)
+    click_through(page.locator("#explore-moves a").first)
+    assert cells(page).count(".") == 6
+    assert_accessible(page)
+
+
 def test_motion_only_where_allowed(page: Page):
     page.goto("/")
     click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))

@@ -12,7 +12,8 @@ from werkzeug.exceptions import MethodNotAllowed
 
 from . import state
 from . import tictactoe as ttt
-from .board import board_view
+from .board import BLANK, board_view
+from .costs import position_of
 from .game import DEFAULTS, DIFFICULTIES, MODES, SIDES, Game, GameError, format_moves, parse_moves
 from .urls import url_for
 
@@ -184,5 +185,6 @@ def page(message: str | None = None) -> str:
         score=state.score(game),
         history=game.history() if game else [],
         review=format_moves(game.moves) if game and game.moves else "",
+        position=position_of((game or BLANK).board),
         start=format_moves(start) if start else "",
     )

@@ -11,6 +11,7 @@ from flask import Blueprint, Response, abort, render_template, request
 
 from . import tictactoe as ttt
 from .board import board_view
+from .costs import position_of
 from .game import Game, GameError, cell_name, format_moves, parse_moves
 from .judging import Judgement, review
 from .urls import url_for
@@ -86,6 +87,7 @@ def game(moves: str):
             current=listed[ply - 1] if ply else None,
             base=base,
             view=board_view(shown, teach_on=True, links=False),
+            position=position_of(shown.board),
             teach=True,
             final_text=final_text,
             summary=tally,

@@ -1,0 +1,69 @@
+"""Inside the AI's head: any position at a stable URL (/explore/X.O.X....), every legal move
+with its exact value, the principal variation, the refutation of each worse move, and what
+five versions of minimax cost to search it. The tree opens one link at a time. The pages
+are the same for every visitor: no session, and cacheable."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, render_template
+
+from . import tictactoe as ttt
+from .board import board_view
+from .costs import board, children, costs, over, reachable, to_move
+from .game import Game, cell_name
+from .judging import judge, principal_variation
+from .review import CACHE, outlook
+
+bp = Blueprint("explore", __name__, url_prefix="/explore")
+
+EMPTY = "." * 9
+
+
+@bp.get("/")
+def start():
+    return position(EMPTY)
+
+
+@bp.get("/<text>")
+def position(text: str):
+    if len(text) != 9 or set(text) - set("XO."):
+        abort(400, "A position is 9 characters read row by row: X, O or a dot for an empty cell, like X...O....")
+    if text not in reachable(EMPTY):
+        abort(404, "No game of tic-tac-toe reaches that position.")
+    here = board(text)
+    pairs = [] if over(text) else zip(sorted(ttt.actions(here)), children(text), strict=True)
+    moves = [(judge(here, action), cell_name(3 * action[0] + action[1]), child) for action, child in pairs]
+    response = Response(
+        render_template(
+            "explore/position.html",
+            position=text,
+            mover=to_move(text),
+            value=None if over(text) else ttt.evaluate(here),
+            outlook=outlook,
+            moves=moves,
+            line=[cell_name(3 * i + j) for i, j in principal_variation(here)],
+            names=lambda actions: [cell_name(3 * i + j) for i, j in actions],
+            costs=costs(text),
+            view=board_view(game_at(text), teach_on=True, links=False),
+            teach=True,
+        )
+    )
+    response.headers["Cache-Control"] = CACHE
+    return response
+
+
+def game_at(text: str) -> Game:
+    """A game that reaches the position: the board view draws games, not positions."""
+    return Game(token="", mode="friend", moves=moves_to(text))
+
+
+def moves_to(text: str) -> tuple[int, ...]:
+    """One order of play that reaches a reachable position, none of it after the end."""
+    if text == EMPTY:
+        return ()
+    last = ttt.X if text.count("X") > text.count("O") else ttt.O
+    for cell, mark in enumerate(text):
+        before = text[:cell] + "." + text[cell + 1 :]
+        if mark == last and before in reachable(EMPTY) and not over(before):
+            return (*moves_to(before), cell)
+    raise ValueError(f"{text} is not reachable")
