@@ -9,10 +9,11 @@ from flask import Blueprint, Response, abort, render_template
 
 from . import tictactoe as ttt
 from .board import board_view
+from .bugs import BUGS, game, telling_position
 from .costs import board, children, costs, over, reachable, to_move
-from .game import Game, cell_name
+from .game import Game, cell_name, format_moves
 from .judging import judge, principal_variation
-from .review import CACHE, outlook
+from .review import CACHE, outlook, result_text
 
 bp = Blueprint("explore", __name__, url_prefix="/explore")
 
@@ -22,6 +23,26 @@ EMPTY = "." * 9
 @bp.get("/")
 def start():
     return position(EMPTY)
+
+
+@bp.get("/bugs")
+def bugs_shown():
+    """Three classic minimax bugs: each one's line of code, why it is wrong, the first
+    position where it plays a worse move, and its games against the real engine."""
+    shown = []
+    for bug in BUGS:
+        text, action = telling_position(bug.slug)
+        judged = judge(board(text), action)
+        games = {side: format_moves(game(bug, side)) for side in (ttt.X, ttt.O)}
+        results = {side: result_text(Game(token="", mode="friend", moves=game(bug, side))) for side in games}
+        shown.append((bug, text, judged, games, results))
+    response = Response(render_template("explore/bugs.html", shown=shown, outlook=outlook, cell=_cell))
+    response.headers["Cache-Control"] = CACHE
+    return response
+
+
+def _cell(action: ttt.Action) -> str:
+    return cell_name(3 * action[0] + action[1])
 
 
 @bp.get("/<text>")
