@@ -217,6 +217,18 @@ def test_exploring_the_search_tree_from_the_game(page: Page, scheme, width):
     assert_accessible(page)
 
 
+def test_practice_by_keyboard(page: Page):
+    page.goto("/practice/?position=XX.OO....")
+    assert_accessible(page)
+    for cell, outcome in {"c1": "win", "c2": "draw", "a3": "loss", "b3": "loss", "c3": "loss"}.items():
+        page.locator(f"input[name='cell-{cell}'][value='{outcome}']").check()
+    page.locator("#practice button").focus()
+    with page.expect_event("load"):
+        page.keyboard.press("Enter")
+    expect(page.locator("#practice-score")).to_have_attribute("data-right", "5")
+    assert_accessible(page)
+
+
 def test_motion_only_where_allowed(page: Page):
     page.goto("/")
     click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))

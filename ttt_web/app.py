@@ -11,7 +11,7 @@ from pathlib import Path
 from flask import Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import errors, explore, limits, play, review, security, sessions, urls
+from . import errors, explore, limits, play, practice, review, security, sessions, urls
 from . import tictactoe as ttt
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,6 +71,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(play.bp)
     app.register_blueprint(review.bp)
     app.register_blueprint(explore.bp)
+    app.register_blueprint(practice.bp)
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
     return app
 

@@ -58,6 +58,34 @@ def _tally(value: object) -> tuple[int, int, int]:
     return (0, 0, 0)
 
 
+def practice() -> dict[str, int | str]:
+    """The practice record: positions answered, cells right of cells tried, the current and
+    best streak of positions answered without a mistake."""
+    record = session.get("practice")
+    fields = {"positions": 0, "right": 0, "tried": 0, "streak": 0, "best": 0}
+    if isinstance(record, dict):
+        fields.update({k: v for k, v in record.items() if k in fields and type(v) is int and v >= 0})
+        fields["last"] = record.get("last") if isinstance(record.get("last"), str) else ""
+    return fields
+
+
+def record_practice(position: str, right: int, tried: int) -> dict[str, int | str]:
+    """Count an answered position once, however often the same answer is sent."""
+    record = practice()
+    if record.get("last") != position:
+        streak = record["streak"] + 1 if right == tried else 0
+        record = {
+            "positions": record["positions"] + 1,
+            "right": record["right"] + right,
+            "tried": record["tried"] + tried,
+            "streak": streak,
+            "best": max(record["best"], streak),
+            "last": position,
+        }
+        session["practice"] = record
+    return record
+
+
 def teach_on() -> bool:
     return request.cookies.get(current_app.config["TEACH_COOKIE_NAME"]) == "1"
 

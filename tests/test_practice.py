@@ -1,0 +1,68 @@
+"""Practice, guess the value: every cell graded against the judge, the record kept in the
+session as plain values, counted once per position."""
+
+import pytest
+
+from tests import judge
+from tests.page import Page
+from ttt_web.game import cell_name
+
+POS = "XX.OO...."  # X to move: c1 wins, c2 draws, the rest lose
+
+
+def truth(pos: str) -> dict[str, str]:
+    return {f"cell-{cell_name(n)}": judge.move_outcome(pos, n)[0] for n in judge.children(pos)}
+
+
+def record(client) -> dict[str, str]:
+    return Page(client.get("/practice/?position=" + POS).text)["practice-record"].attrs
+
+
+def test_the_form_asks_about_every_empty_cell(client, stored):
+    page = Page(client.get(f"/practice/?position={POS}").text)
+    names = {field.attrs["name"] for field in page["practice"].iter("input") if field.attrs.get("type") == "radio"}
+    assert names == set(truth(POS))
+    assert not [c for c in page.cells if "data-value" in c.attrs]  # no answers shown before the guess
+    assert stored() == 0  # asking stores nothing
+
+
+def test_every_cell_is_graded_with_the_line_that_proves_it(client):
+    answers = {**truth(POS), "cell-c2": "win"}  # one wrong
+    page = Page(client.post("/practice/", data={"position": POS, **answers}).text)
+    graded = {item.attrs["data-cell"]: item.attrs for item in page["practice-graded"].iter("li")}
+    assert graded["c1"]["data-correct"] == "true" and graded["c2"]["data-correct"] == "false"
+    assert graded["c2"]["data-value"] == "draw" and "Perfect play after it" in page["practice-graded"].text
+    score = page["practice-score"].attrs
+    assert (score["data-right"], score["data-cells"]) == ("4", "5")
+
+
+def test_the_record_keeps_a_streak_and_accuracy_and_counts_a_position_once(client):
+    client.post("/practice/", data={"position": POS, **truth(POS)})
+    client.post("/practice/", data={"position": POS, **truth(POS)})  # sent again: not counted twice
+    other = "X...O...."
+    client.post("/practice/", data={"position": other, **truth(other)})
+    found = record(client)
+    assert (found["data-positions"], found["data-streak"], found["data-best"]) == ("2", "2", "2")
+    assert (found["data-right"], found["data-tried"]) == ("12", "12")
+    wrong = {k: "loss" for k in truth("....X....")}
+    client.post("/practice/", data={"position": "....X....", **wrong})
+    found = record(client)
+    assert (found["data-streak"], found["data-best"], found["data-positions"]) == ("0", "2", "3")
+
+
+@pytest.mark.parametrize("pos", ["XXX......", "XXXOO....", "abc", ""])
+def test_no_practice_on_a_finished_or_impossible_position(client, pos):
+    assert client.post("/practice/", data={"position": pos}).status_code == 400
+    if pos:
+        assert client.get(f"/practice/?position={pos}").status_code == 400
+
+
+def test_a_random_position_is_live_and_worth_a_guess(client):
+    for _ in range(20):
+        pos = Page(client.get("/practice/").text)["practice"].iter("input").__next__().attrs["value"]
+        assert not judge.is_over(pos) and 3 <= pos.count(".") <= 7
+
+
+def test_reviews_and_explore_pages_link_to_practice(client):
+    assert Page(client.get("/explore/X...O....").text)["practice-here"].attrs["href"] == "/practice/?position=X...O...."
+    assert Page(client.get("/review/0-4?ply=2").text)["practice-here"].attrs["href"] == "/practice/?position=X...O...."
