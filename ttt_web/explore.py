@@ -5,6 +5,8 @@ are the same for every visitor: no session, and cacheable."""
 
 from __future__ import annotations
 
+import functools
+
 from flask import Blueprint, Response, abort, render_template
 
 from . import tictactoe as ttt
@@ -51,26 +53,27 @@ def position(text: str):
         abort(400, "A position is 9 characters read row by row: X, O or a dot for an empty cell, like X...O....")
     if text not in reachable(EMPTY):
         abort(404, "No game of tic-tac-toe reaches that position.")
-    here = board(text)
-    pairs = [] if over(text) else zip(sorted(ttt.actions(here)), children(text), strict=True)
-    moves = [(judge(here, action), cell_name(3 * action[0] + action[1]), child) for action, child in pairs]
     response = Response(
-        render_template(
-            "explore/position.html",
-            position=text,
-            mover=to_move(text),
-            value=None if over(text) else ttt.evaluate(here),
-            outlook=outlook,
-            moves=moves,
-            line=[cell_name(3 * i + j) for i, j in principal_variation(here)],
-            names=lambda actions: [cell_name(3 * i + j) for i, j in actions],
-            costs=costs(text),
-            view=board_view(game_at(text), teach_on=True, links=False),
-            teach=True,
-        )
+        render_template("explore/position.html", **explained(text), outlook=outlook, cell_of=_cell, teach=True)
     )
     response.headers["Cache-Control"] = CACHE
     return response
+
+
+@functools.lru_cache(maxsize=6000)
+def explained(text: str) -> dict:
+    """All the page shows of a position, which is the same every time: computed once."""
+    here = board(text)
+    pairs = [] if over(text) else zip(sorted(ttt.actions(here)), children(text), strict=True)
+    return {
+        "position": text,
+        "mover": to_move(text),
+        "value": None if over(text) else ttt.evaluate(here),
+        "moves": [(judge(here, action), _cell(action), child) for action, child in pairs],
+        "line": [_cell(action) for action in principal_variation(here)],
+        "costs": costs(text),
+        "view": board_view(game_at(text), teach_on=True, links=False),
+    }
 
 
 def game_at(text: str) -> Game:
