@@ -1,14 +1,15 @@
-"""Three minimax bugs that students write, as working players, so that a game against the
-real engine shows what each one costs. Standard library and the engine only.
+"""Three minimax bugs that students write, as working players, so that their games and
+their worst moves show what each one costs. Standard library and the engine only.
 
-Each takes a board and returns the move it would play. They all search the full tree with
-the assignment's utility (1, 0, -1 from X's point of view), as a student's first version
-does; the bugs are in what they compare.
+Each searches the full tree with the assignment's utility (1, 0, -1 from X's point of
+view) and no depth, as a student's first version does; the bugs are in how it chooses.
+`choices` gives every move a version may play on a board; `play` picks one of them.
 """
 
 from __future__ import annotations
 
 import functools
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -19,9 +20,12 @@ from . import tictactoe as ttt
 class Bug:
     name: str
     slug: str
-    play: Callable[[ttt.Board], ttt.Action]
+    choices: Callable[[ttt.Board], list[ttt.Action]]
     code: str  # the buggy line, as a student writes it
     explanation: str
+
+    def play(self, board: ttt.Board, rng: random.Random) -> ttt.Action:
+        return rng.choice(self.choices(board))
 
 
 def _key(board: ttt.Board) -> tuple:
@@ -38,28 +42,26 @@ def _value(key: tuple) -> int:
     return max(values) if ttt.player(board) == ttt.X else min(values)
 
 
-def no_depth(board: ttt.Board) -> ttt.Action:
-    """The first move, in row order, with the best value: a win is a win however far off,
-    and when every move loses it does not matter which."""
+def _equal_best(board: ttt.Board, maximizing: bool) -> list[ttt.Action]:
     moves = sorted(ttt.actions(board))
     values = {a: _value(_key(ttt.result(board, a))) for a in moves}
-    best = max(values.values()) if ttt.player(board) == ttt.X else min(values.values())
-    return next(a for a in moves if values[a] == best)
+    best = max(values.values()) if maximizing else min(values.values())
+    return [a for a in moves if values[a] == best]
 
 
-def wrong_player(board: ttt.Board) -> ttt.Action:
-    """Always maximizes at the root, as if it were X: playing O, it picks X's best."""
-    moves = sorted(ttt.actions(board))
-    return max(moves, key=lambda a: (_value(_key(ttt.result(board, a))), [-i for i in a]))
+def no_depth(board: ttt.Board) -> list[ttt.Action]:
+    """Any move with the best depthless value, at random: a win in 1 and a win in 5 tie."""
+    return _equal_best(board, ttt.player(board) == ttt.X)
 
 
-def last_tie(board: ttt.Board) -> ttt.Action:
-    """Compares with >= instead of >, so each tie replaces the move kept before it: the last
-    of the equal moves wins, and among equal values a slow win is as good as a quick one."""
-    moves = sorted(ttt.actions(board))
-    values = {a: _value(_key(ttt.result(board, a))) for a in moves}
-    best = max(values.values()) if ttt.player(board) == ttt.X else min(values.values())
-    return [a for a in moves if values[a] == best][-1]
+def wrong_player(board: ttt.Board) -> list[ttt.Action]:
+    """The first move best for X, whoever is to move: the root always maximizes."""
+    return _equal_best(board, maximizing=True)[:1]
+
+
+def first_tie(board: ttt.Board) -> list[ttt.Action]:
+    """The first of the equal moves, row by row: `>` keeps the first best it met."""
+    return no_depth(board)[:1]
 
 
 BUGS = (
@@ -67,33 +69,34 @@ BUGS = (
         "No depth preference",
         "no-depth",
         no_depth,
-        "return max(values)  # a win in 1 and a win in 5 are both just 1",
-        "It knows that it wins but not how soon, so it may wander before it wins, and when every "
-        "move loses it takes the first, even one that loses at once instead of blocking.",
+        "return utility(board)  # a win is worth 1 however many moves it takes",
+        "It knows that it can win but not how soon, so among its winning moves it may pick one "
+        "that wins in five moves over one that wins now, and may never get round to winning.",
     ),
     Bug(
         "Wrong player at the root",
         "wrong-player",
         wrong_player,
-        "best = max(actions(board), key=value)  # even when it is O's turn",
-        "Playing O, it looks for the move that is best for X: it helps its opponent win and walks into every trap.",
+        "best = max(actions(board), key=min_value)  # even when it is O's turn",
+        "Playing O, it looks for the move that is best for X: it helps its opponent and walks into every trap.",
     ),
     Bug(
-        "Last move wins ties",
-        "last-tie",
-        last_tie,
-        "if v >= best_value: best_move = action  # >= where > was meant",
-        "Each move as good as the best so far replaces it, so it always plays the last of the "
-        "equal moves; with no depth in its values, a slow win counts the same as a quick one.",
+        "First move wins ties",
+        "first-tie",
+        first_tie,
+        "if v > best_value: best_move = action  # the first of equal moves stays",
+        "It always plays the first of the moves it cannot tell apart, so it is predictable, and "
+        "when every move loses it plays the first one, even one that loses at once instead of "
+        "blocking.",
     ),
 )
 
 
-def game(bug: Bug, bug_plays: str) -> tuple[int, ...]:
+def game(bug: Bug, bug_plays: str, seed: int = 0) -> tuple[int, ...]:
     """A whole game of `bug` (as `bug_plays`) against the real engine: the cells played."""
-    board, cells = ttt.initial_state(), []
+    rng, board, cells = random.Random(seed), ttt.initial_state(), []
     while not ttt.terminal(board):
-        action = bug.play(board) if ttt.player(board) == bug_plays else ttt.minimax(board)
+        action = bug.play(board, rng) if ttt.player(board) == bug_plays else ttt.minimax(board)
         cells.append(3 * action[0] + action[1])
         board = ttt.result(board, action)
     return tuple(cells)
@@ -101,13 +104,19 @@ def game(bug: Bug, bug_plays: str) -> tuple[int, ...]:
 
 @functools.cache
 def telling_position(slug: str) -> tuple[str, ttt.Action]:
-    """The first position, fewest marks first, where the bug's move is not a best move;
-    with that move. Positions are written as in costs: 9 characters, row by row."""
+    """The first position, fewest marks first, where the bug may play a worse move (for
+    the depthless version, a slower win); with that move. Positions are written as in
+    costs: 9 characters, row by row."""
     from .costs import EMPTY_BOARD, board, over, reachable
     from .judging import judge
 
     bug = next(b for b in BUGS if b.slug == slug)
+    wanted = "win" if slug == "no-depth" else None
     for position in sorted(reachable(EMPTY_BOARD), key=lambda p: (9 - p.count("."), p)):
-        if not over(position) and judge(board(position), action := bug.play(board(position))).verdict != "best":
-            return position, action
+        if over(position):
+            continue
+        for action in bug.choices(board(position)):
+            judged = judge(board(position), action)
+            if judged.verdict != "best" and wanted in (None, judged.played.outcome):
+                return position, action
     raise LookupError(f"{slug} never errs")
