@@ -12,19 +12,17 @@ from flask import Blueprint, Response, abort, render_template
 from . import tictactoe as ttt
 from .board import board_view
 from .bugs import BUGS, game, telling_position
-from .costs import board, children, costs, over, reachable, to_move
-from .game import Game, cell_name, format_moves
+from .costs import EMPTY_BOARD, board, children, costs, over, reachable, to_move
+from .game import Game, action_name, format_moves
 from .judging import judge, principal_variation
 from .review import CACHE, outlook, result_text
 
 bp = Blueprint("explore", __name__, url_prefix="/explore")
 
-EMPTY = "." * 9
-
 
 @bp.get("/")
 def start():
-    return position(EMPTY)
+    return position(EMPTY_BOARD)
 
 
 @bp.get("/bugs")
@@ -35,26 +33,23 @@ def bugs_shown():
     for bug in BUGS:
         text, action = telling_position(bug.slug)
         judged = judge(board(text), action)
-        games = {side: format_moves(game(bug, side)) for side in (ttt.X, ttt.O)}
-        results = {side: result_text(Game(token="", mode="friend", moves=game(bug, side))) for side in games}
+        played = {side: game(bug, side) for side in (ttt.X, ttt.O)}
+        games = {side: format_moves(cells) for side, cells in played.items()}
+        results = {side: result_text(Game(token="", mode="friend", moves=cells)) for side, cells in played.items()}
         shown.append((bug, text, judged, games, results))
-    response = Response(render_template("explore/bugs.html", shown=shown, outlook=outlook, cell=_cell))
+    response = Response(render_template("explore/bugs.html", shown=shown, outlook=outlook, cell=action_name))
     response.headers["Cache-Control"] = CACHE
     return response
-
-
-def _cell(action: ttt.Action) -> str:
-    return cell_name(3 * action[0] + action[1])
 
 
 @bp.get("/<text>")
 def position(text: str):
     if len(text) != 9 or set(text) - set("XO."):
         abort(400, "A position is 9 characters read row by row: X, O or a dot for an empty cell, like X...O....")
-    if text not in reachable(EMPTY):
+    if text not in reachable(EMPTY_BOARD):
         abort(404, "No game of tic-tac-toe reaches that position.")
     response = Response(
-        render_template("explore/position.html", **explained(text), outlook=outlook, cell_of=_cell, teach=True)
+        render_template("explore/position.html", **explained(text), outlook=outlook, cell_of=action_name, teach=True)
     )
     response.headers["Cache-Control"] = CACHE
     return response
@@ -69,8 +64,8 @@ def explained(text: str) -> dict:
         "position": text,
         "mover": to_move(text),
         "value": None if over(text) else ttt.evaluate(here),
-        "moves": [(judge(here, action), _cell(action), child) for action, child in pairs],
-        "line": [_cell(action) for action in principal_variation(here)],
+        "moves": [(judge(here, action), action_name(action), child) for action, child in pairs],
+        "line": [action_name(action) for action in principal_variation(here)],
         "costs": costs(text),
         "view": board_view(game_at(text), teach_on=True, links=False),
     }
@@ -83,11 +78,11 @@ def game_at(text: str) -> Game:
 
 def moves_to(text: str) -> tuple[int, ...]:
     """One order of play that reaches a reachable position, none of it after the end."""
-    if text == EMPTY:
+    if text == EMPTY_BOARD:
         return ()
     last = ttt.X if text.count("X") > text.count("O") else ttt.O
     for cell, mark in enumerate(text):
         before = text[:cell] + "." + text[cell + 1 :]
-        if mark == last and before in reachable(EMPTY) and not over(before):
+        if mark == last and before in reachable(EMPTY_BOARD) and not over(before):
             return (*moves_to(before), cell)
     raise ValueError(f"{text} is not reachable")

@@ -164,6 +164,11 @@ class Game:
         return any(mark_of(n) != self.ai_side for n in range(len(self.moves)))
 
 
+def action_name(action: ttt.Action) -> str:
+    """The cell name of an engine action (row, column): (1, 1) is "b2"."""
+    return cell_name(3 * action[0] + action[1])
+
+
 def parse_moves(text: str) -> tuple[int, ...] | None:
     """The cells of a move list written "4-0-8" (the cells 0-8 row by row, in the order
     played), or None if it is not written so. Says nothing of legality."""

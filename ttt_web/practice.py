@@ -12,7 +12,7 @@ from . import state
 from .board import board_view
 from .costs import EMPTY_BOARD, board, over, reachable, to_move
 from .explore import game_at
-from .game import cell_name
+from .game import action_name, cell_name
 from .judging import judge
 from .review import outlook
 
@@ -34,7 +34,7 @@ def grade():
     for cell in empty_cells(text):
         judged = judge(here, divmod(cell, 3))
         answer = request.form.get(f"cell-{cell_name(cell)}", "")
-        refutation = [cell_name(3 * i + j) for i, j in judged.refutation]
+        refutation = [action_name(a) for a in judged.refutation]
         graded.append((cell_name(cell), answer, judged.played, answer == judged.played.outcome, refutation))
     right = sum(correct for *_, correct, _ in graded)
     record = state.record_practice(text, right, len(graded))

@@ -12,7 +12,7 @@ from flask import Blueprint, Response, abort, render_template, request
 from . import tictactoe as ttt
 from .board import board_view
 from .costs import position_of
-from .game import Game, GameError, cell_name, format_moves, parse_moves
+from .game import Game, GameError, action_name, format_moves, parse_moves
 from .judging import Judgement, review
 from .urls import url_for
 
@@ -36,15 +36,15 @@ class Move:
 
     @property
     def cell(self) -> str:
-        return cell_name(3 * self.judged.action[0] + self.judged.action[1])
+        return action_name(self.judged.action)
 
     @property
     def best(self) -> list[str]:
-        return [cell_name(3 * i + j) for i, j in self.judged.best_actions]
+        return [action_name(a) for a in self.judged.best_actions]
 
     @property
     def refutation(self) -> list[str]:
-        return [cell_name(3 * i + j) for i, j in self.judged.refutation]
+        return [action_name(a) for a in self.judged.refutation]
 
     @property
     def explanation(self) -> str:
