@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import tictactoe as ttt
+from .costs import EMPTY_BOARD, over, reachable
 from .game import DEFAULTS, Game
 from .urls import url_for
 
@@ -119,3 +120,20 @@ def ai_says(game: Game, teach_on: bool) -> str | None:
     if value.outcome == "win":
         return f"I slipped: you can force a win in {value.plies} moves."
     return "Best play from here is a draw."
+
+
+def position_view(text: str, teach_on: bool) -> BoardView:
+    """A read-only board of a position written as 9 characters row by row ("X", "O", ".")."""
+    return board_view(Game(token="", mode="friend", moves=moves_to(text)), teach_on, links=False)
+
+
+def moves_to(text: str) -> tuple[int, ...]:
+    """One order of play that reaches a reachable position, none of it after the end."""
+    if text == EMPTY_BOARD:
+        return ()
+    last = ttt.X if text.count("X") > text.count("O") else ttt.O
+    for cell, mark in enumerate(text):
+        before = text[:cell] + "." + text[cell + 1 :]
+        if mark == last and before in reachable(EMPTY_BOARD) and not over(before):
+            return (*moves_to(before), cell)
+    raise ValueError(f"{text} is not reachable")

@@ -10,7 +10,7 @@ import functools
 from flask import Blueprint, Response, abort, render_template
 
 from . import tictactoe as ttt
-from .board import board_view
+from .board import position_view
 from .bugs import BUGS, game, telling_position
 from .costs import EMPTY_BOARD, board, children, costs, over, reachable, to_move
 from .game import Game, action_name, format_moves
@@ -67,22 +67,5 @@ def explained(text: str) -> dict:
         "moves": [(judge(here, action), action_name(action), child) for action, child in pairs],
         "line": [action_name(action) for action in principal_variation(here)],
         "costs": costs(text),
-        "view": board_view(game_at(text), teach_on=True, links=False),
+        "view": position_view(text, teach_on=True),
     }
-
-
-def game_at(text: str) -> Game:
-    """A game that reaches the position: the board view draws games, not positions."""
-    return Game(token="", mode="friend", moves=moves_to(text))
-
-
-def moves_to(text: str) -> tuple[int, ...]:
-    """One order of play that reaches a reachable position, none of it after the end."""
-    if text == EMPTY_BOARD:
-        return ()
-    last = ttt.X if text.count("X") > text.count("O") else ttt.O
-    for cell, mark in enumerate(text):
-        before = text[:cell] + "." + text[cell + 1 :]
-        if mark == last and before in reachable(EMPTY_BOARD) and not over(before):
-            return (*moves_to(before), cell)
-    raise ValueError(f"{text} is not reachable")

@@ -9,9 +9,8 @@ import random
 from flask import Blueprint, abort, render_template, request
 
 from . import state
-from .board import board_view
+from .board import position_view
 from .costs import EMPTY_BOARD, board, over, reachable, to_move
-from .explore import game_at
 from .game import action_name, cell_name
 from .judging import judge
 from .review import outlook
@@ -48,7 +47,7 @@ def page(text: str, graded=None, right: int = 0, record=None) -> str:
         mover=to_move(text),
         cells=[cell_name(n) for n in empty_cells(text)],
         outcomes=OUTCOMES,
-        view=board_view(game_at(text), teach_on=bool(graded), links=False),
+        view=position_view(text, teach_on=bool(graded)),
         teach=bool(graded),
         graded=graded,
         right=right,

@@ -5,6 +5,7 @@ touch the session and a proxy may cache them."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from flask import Blueprint, Response, abort, render_template, request
@@ -129,8 +130,10 @@ def result_text(game: Game) -> str:
     return f"{game.winner} won in {game.number} moves." if game.winner else "A draw."
 
 
-def judge_all(cells: tuple[int, ...]) -> list[Judgement]:
-    return review([divmod(cell, 3) for cell in cells])
+@functools.lru_cache(maxsize=4096)
+def judge_all(cells: tuple[int, ...]) -> tuple[Judgement, ...]:
+    """Every move of a game judged: the same for every visitor, so kept."""
+    return tuple(review([divmod(cell, 3) for cell in cells]))
 
 
 def _ply(count: int) -> int:
