@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from . import tictactoe as ttt
 
 EMPTY_BOARD = "." * 9
-LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 SYMMETRIES = (
     (0, 1, 2, 3, 4, 5, 6, 7, 8),
     (6, 3, 0, 7, 4, 1, 8, 5, 2),  # a quarter turn
@@ -50,19 +49,16 @@ def costs(position: str) -> Costs:
 
 
 def to_move(position: str) -> str:
-    return ttt.O if position.count("X") > position.count("O") else ttt.X
+    return ttt.player(board(position))
 
 
 def over(position: str) -> bool:
-    return "." not in position or any(position[a] == position[b] == position[c] != "." for a, b, c in LINES)
+    return ttt.terminal(board(position))
 
 
 def utility(position: str) -> int:
     """1 if X has won, -1 if O has, else 0: X's point of view."""
-    for a, b, c in LINES:
-        if position[a] == position[b] == position[c] != ".":
-            return 1 if position[a] == "X" else -1
-    return 0
+    return ttt.utility(board(position))
 
 
 def children(position: str) -> list[str]:

@@ -4,6 +4,7 @@ perfect play that proves it; a streak and accuracy are kept in the session."""
 
 from __future__ import annotations
 
+import functools
 import random
 
 from flask import Blueprint, abort, render_template, request
@@ -67,6 +68,7 @@ def empty_cells(text: str) -> list[int]:
     return [n for n, c in enumerate(text) if c == "."]
 
 
-def candidates() -> list[str]:
+@functools.cache
+def candidates() -> tuple[str, ...]:
     """Positions worth a guess: not over, with three to seven empty cells."""
-    return sorted(p for p in reachable(EMPTY_BOARD) if not over(p) and 3 <= p.count(".") <= 7)
+    return tuple(sorted(p for p in reachable(EMPTY_BOARD) if not over(p) and 3 <= p.count(".") <= 7))
