@@ -44,9 +44,11 @@ def game_error(exc: GameError):
 
 @bp.get("/")
 def index():
-    if request.args.get("from") is not None and playable_position(request.args["from"]) is None:
+    start = request.args.get("from")
+    moves = None if start is None else playable_position(start)
+    if start is not None and moves is None:
         raise Rejected("There is no game to play on from that position.", 400)
-    return page()
+    return page(start=moves)
 
 
 @bp.get("/move")
@@ -170,10 +172,10 @@ def _int_arg(name: str) -> int:
     return int(value)
 
 
-def page(message: str | None = None) -> str:
+def page(message: str | None = None, start: tuple[int, ...] | None = None) -> str:
+    """The game's page; `start`, a position the new-game form offers to play on from."""
     game = state.current_game()
     teaching = state.teach_on()
-    start = playable_position(request.args.get("from", "")) if request.endpoint == "play.index" else None
     return render_template(
         "play/index.html",
         game=game,

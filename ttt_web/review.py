@@ -72,12 +72,13 @@ def outlook(value: ttt.MoveValue) -> str:
 
 @bp.get("/<moves>")
 def game(moves: str):
-    cells = reviewed(moves)
+    final = reviewed(moves)
+    cells = final.moves
     ply = _ply(len(cells))
     base = url_for("review.game", moves=format_moves(cells))
     listed = [Move(n + 1, judged, f"{base}?ply={n + 1}") for n, judged in enumerate(judge_all(cells))]
     shown = Game(token="", mode="friend", moves=cells[:ply])
-    final_text = result_text(Game(token="", mode="friend", moves=cells))
+    final_text = result_text(final)
     tally = summary(listed)
     best = " ".join(f"{mark}: {n} of {played} best." for mark, (n, played) in tally.items())
     response = Response(
@@ -106,22 +107,21 @@ def game(moves: str):
 @bp.get("/<moves>/board.svg")
 def picture(moves: str):
     """The final board as an SVG picture, for link previews."""
-    final = Game(token="", mode="friend", moves=reviewed(moves))
+    final = reviewed(moves)
     svg = render_template("review/board.svg", game=final, line=final.winning_line, text=result_text(final))
     return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": CACHE})
 
 
-def reviewed(moves: str) -> tuple[int, ...]:
-    """The cells of a legal game written as in the URL; 400 if it is not written so, 404
-    if no game has these moves."""
+def reviewed(moves: str) -> Game:
+    """The game written as in the URL; 400 if it is not written so, 404 if no game has
+    these moves."""
     cells = parse_moves(moves)
     if cells is None:
         abort(400, "A review link lists the cells played, 0 to 8 row by row, like /review/4-0-8-2.")
     try:
-        Game(token="", mode="friend", moves=cells)
+        return Game(token="", mode="friend", moves=cells)
     except (GameError, ttt.InvalidMoveError):
         abort(404, "No game of tic-tac-toe has these moves: a cell is played twice or after the end.")
-    return cells
 
 
 def result_text(game: Game) -> str:
