@@ -2,6 +2,7 @@ import contextlib
 import os
 import subprocess
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import redis
@@ -69,8 +70,8 @@ class Player:
     def __init__(self, client):
         self.client = client
 
-    def page(self) -> Page:
-        response = self.client.get("/")
+    def page(self, at: str = "/") -> Page:
+        response = self.client.get(at)
         assert response.status_code == 200
         return Page(response.text)
 
@@ -78,7 +79,8 @@ class Player:
         response = self.client.get(href)
         assert response.status_code == status, response.text
         if status == 303:
-            assert response.headers["Location"] == "/"
+            location = urlsplit(response.headers["Location"])
+            assert (location.path, location.fragment) == ("/", "board")
         return response
 
     def finish(self, rng) -> Page:
@@ -93,8 +95,8 @@ class Player:
         self.follow(self.page().links[row, col])
         return self.page()
 
-    def submit(self, form_id: str, status: int = 303, **fields):
-        page = self.page()
+    def submit(self, form_id: str, status: int = 303, at: str = "/", **fields):
+        page = self.page(at)
         data = {**page.form(form_id), **fields}
         response = self.client.post(page.action(form_id), data=data)
         assert response.status_code == status, response.text
@@ -103,6 +105,10 @@ class Player:
     def new_game(self, **options) -> Page:
         self.submit("new-game", **options)
         return self.page()
+
+    def reset_score(self):
+        """Reset all scores as a person does: the link, then the confirmation page's button."""
+        return self.submit("reset-score-confirm", at=self.page()["reset-score"].attrs["href"])
 
 
 @contextlib.contextmanager

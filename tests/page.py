@@ -95,6 +95,11 @@ class Page:
         return self["status"].attrs["data-winner"]
 
     @property
+    def result(self) -> str:
+        """When the game is over: "win", "loss" or "draw", for the human (X, between friends)."""
+        return self["status"].attrs["data-result"]
+
+    @property
     def message(self) -> str | None:
         element = self.root.by_id("message")
         return element.text if element else None
@@ -104,7 +109,7 @@ class Page:
         fields = {}
         for field_ in self[ident].iter("input"):
             kind = field_.attrs.get("type", "text")
-            if kind == "hidden" or (kind == "radio" and "checked" in field_.attrs):
+            if kind in ("hidden", "text") or (kind == "radio" and "checked" in field_.attrs):
                 fields[field_.attrs["name"]] = field_.attrs.get("value", "")
         return fields
 

@@ -1,6 +1,7 @@
 """Sides, difficulty, two players, score, undo, history and teach mode, over HTTP."""
 
 import random
+import re
 
 import pytest
 
@@ -12,7 +13,10 @@ def test_playing_o_lets_the_ai_open(play):
     page = play.new_game(side="O")
     assert page.marks.count("X") == 1 and page.marks.count("O") == 0
     assert all("place O" in a.attrs["aria-label"] for a in page["board"].iter("a"))
-    assert page["status"].text == "Your turn: place O."
+    assert (
+        page["status"].text
+        == f"The AI played {'abc'[page.marks.index('X') % 3]}{page.marks.index('X') // 3 + 1}. Your turn."
+    )
 
 
 def test_the_ai_varies_among_equally_good_moves(play):
@@ -30,14 +34,16 @@ def test_difficulty_win_rates_rise_strictly_and_impossible_never_loses():
 def test_impossible_never_loses_over_http(play, side):
     rng = random.Random(side)
     for _ in range(8):
-        page = play.finish(rng)
-        assert page["status"].text in ("The AI won.", "It's a draw.")
         play.new_game(side=side, difficulty="impossible")
+        assert play.finish(rng).result in ("loss", "draw")
 
 
 def test_the_form_remembers_the_last_choices(play):
     page = play.new_game(side="O", difficulty="easy", mode="ai")
-    assert page.form("new-game") | {"game": ""} == {"side": "O", "difficulty": "easy", "mode": "ai", "game": ""}
+    assert page.form("new-game") | {"game": ""} == {
+        **{"side": "O", "difficulty": "easy", "mode": "ai", "game": ""},
+        **{"name_x": "", "name_o": ""},
+    }
     page = play.new_game(mode="friend")
     assert page.form("new-game")["mode"] == "friend"
 
@@ -47,7 +53,7 @@ def test_friend_mode_has_no_ai_and_players_alternate(play):
     assert page["status"].text == "X to move."
     page = play.move(0, 0)
     assert page.marks == "X........"
-    assert page["status"].text == "O to move."
+    assert page["status"].text == "X played a1. O to move."
     for row, col in [(1, 1), (0, 1), (2, 2), (0, 2)]:
         page = play.move(row, col)
     assert page.marks == "XXX.O...O"
@@ -61,7 +67,7 @@ def test_score_is_kept_per_mode_and_difficulty_and_can_be_reset(play):
     tally = {"win": 0, "loss": 0, "draw": 0}
     for _ in range(4):
         page = play.finish(rng)
-        tally[{"The AI won.": "loss", "It's a draw.": "draw", "You won!": "win"}[page["status"].text]] += 1
+        tally[page.result] += 1
         play.new_game()
     score = play.page()["score"].attrs
     assert (int(score["data-wins"]), int(score["data-losses"]), int(score["data-draws"])) == (
@@ -71,7 +77,7 @@ def test_score_is_kept_per_mode_and_difficulty_and_can_be_reset(play):
     )
     easy = play.new_game(difficulty="easy")["score"].attrs
     assert (easy["data-wins"], easy["data-losses"], easy["data-draws"]) == ("0", "0", "0")
-    play.submit("reset-score")
+    play.reset_score()
     play.new_game(difficulty="impossible")
     assert play.page()["score"].attrs["data-losses"] == "0"
 
@@ -173,11 +179,12 @@ def test_the_ai_announces_a_forced_win(play):
     play.new_game(side="X", difficulty="impossible")
     page = play.move(0, 1)  # an edge opening: the AI answers, still a draw
     rng = random.Random(3)
-    while page.state == "playing" and "force a win" not in page.html:
+    while page.state == "playing" and "I can force a win in" not in page.html and "I win on my" not in page.html:
         losing = [c for c in page.cells if c.attrs.get("data-value") == "loss"]
         cell = rng.choice(losing or [c for c in page.cells if not c.attrs["data-mark"]])
         page = play.move(int(cell.attrs["data-row"]), int(cell.attrs["data-col"]))
-    assert "I can force a win in" in page["ai-says"].text
+    said = page["ai-says"].text
+    assert re.fullmatch(r"I can force a win in [2-4] of my moves\.|I win on my next move, whatever you play\.", said)
 
 
 def test_unknown_options_are_refused(play):

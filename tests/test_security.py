@@ -73,16 +73,22 @@ def test_with_ttt_https_the_cookie_is_secure_and_host_bound(monkeypatch, tmp_pat
 
 
 @pytest.mark.parametrize(
-    ("path", "form"), [("/new", "new-game"), ("/undo", "undo"), ("/teach", "teach"), ("/score/reset", "reset-score")]
+    ("path", "form", "at"),
+    [
+        ("/new", "new-game", "/"),
+        ("/undo", "undo", "/"),
+        ("/teach", "teach", "/"),
+        ("/score/reset", "reset-score-confirm", "/score/reset"),
+    ],
 )
 @pytest.mark.parametrize(
     "headers",
     [{"Origin": "https://evil.example"}, {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"}],
 )
-def test_cross_site_posts_change_nothing(play, path, form, headers):
+def test_cross_site_posts_change_nothing(play, path, form, at, headers):
     play.move(1, 1)
     page = play.page()
-    response = play.client.post(path, data=page.form(form), headers=headers)
+    response = play.client.post(path, data=play.page(at).form(form), headers=headers)
     assert response.status_code == 403
     after = play.page()
     assert (after.marks, after.html.count('aria-pressed="true"')) == (page.marks, 0)

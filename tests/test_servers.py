@@ -14,9 +14,10 @@ def test_wsgi_under_gunicorn_plays_a_whole_game(tmp_path):
     env = {"TTT_INSTANCE_DIR": str(tmp_path / "instance")}  # no SECRET_KEY: made at first start
     with servers.gunicorn(env) as base:
         player = Player(servers.HttpClient(base))
+        player.new_game(difficulty="impossible")
         page = player.finish(random.Random(1))
         assert page.state == "over" and page.winner in ("O", "")
-        assert player.submit("new-game").headers["Location"] == "/"
+        assert player.submit("new-game").headers["Location"].startswith("/?g=")
         assert player.page().marks == "." * 9
     assert (tmp_path / "instance" / "secret_key").stat().st_mode & 0o777 == 0o600
 
@@ -45,6 +46,7 @@ def test_concurrent_moves_on_one_session_across_two_workers(tmp_path, store, req
     with servers.gunicorn(env, workers=2) as base:
         client = servers.HttpClient(base)
         player = Player(client)
+        player.new_game(difficulty="impossible")  # a reply to every move that does not end the game
         player.move(1, 1)
         for _ in range(3):  # three rounds of eight clicks at once, from "two tabs" of one page
             page = player.page()

@@ -38,6 +38,7 @@ def test_the_first_move_creates_the_game_and_the_ai_replies(play, stored):
 
 @pytest.mark.parametrize("seed", range(12))
 def test_whole_games_by_following_links(play, seed):
+    play.new_game(difficulty="impossible")
     page = play.finish(random.Random(seed))
     assert page.state == "over"
     assert page.winner in ("O", "")  # the AI plays O and never loses
@@ -51,7 +52,7 @@ def test_a_move_redirects_with_303_and_refresh_or_back_never_repeats_it(play, cl
     first = play.page()
     href = first.links[0, 0]
     response = client.get(href)
-    assert response.status_code == 303 and response.headers["Location"] == "/"
+    assert response.status_code == 303 and response.headers["Location"].startswith("/?g=")
     after = play.page()
     assert client.get("/").status_code == 200
     assert play.page().marks == after.marks
@@ -65,8 +66,14 @@ def test_status_line_and_title_follow_the_game(play):
     page = play.page()
     assert page["status"].text == "Your turn: place X."
     assert page.title.startswith("Your turn")
+    page = play.move(1, 1)
+    assert re.fullmatch(r"The AI played [a-c][1-3]\. Your turn\.", page["status"].text)
+    assert page.title.startswith(page["status"].text)
     page = play.finish(random.Random(3))
-    assert page["status"].text in ("The AI won.", "It's a draw.")
+    assert re.fullmatch(
+        r"The AI played [a-c][1-3] and won\.|(The AI played [a-c][1-3]: it's a draw|You won!|It's a draw)\.?",
+        page["status"].text,
+    )
     assert page.title.startswith(page["status"].text)
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from . import tictactoe as ttt
 from .costs import EMPTY_BOARD, over, reachable
-from .game import DEFAULTS, Game
+from .game import DEFAULTS, SIDES, Game, cell_name, mark_of
 from .urls import url_for
 
 BLANK = Game(token="", **DEFAULTS)  # what a visitor with no game yet is shown
@@ -25,7 +25,8 @@ class Cell:
     label: str  # what a screen reader announces
     href: str = ""  # the move link, on a cell the human may play now
     value: ttt.MoveValue | None = None  # in teach mode: what playing here leads to
-    hint: str = ""  # in teach mode: the value in words, e.g. "win in 3"
+    hint: str = ""  # in teach mode: the value in the player's words, e.g. "you win now"
+    best: bool = False  # in teach mode: one of the best moves
 
 
 @dataclass(slots=True)
@@ -33,6 +34,7 @@ class Status:
     state: str  # "playing" or "over"
     winner: str  # "X", "O" or ""
     text: str
+    result: str = ""  # when over: "win", "loss" or "draw", for the human (X, with two players)
 
 
 @dataclass(slots=True)
@@ -42,6 +44,7 @@ class BoardView:
     caption: str
     status: Status
     ai_says: str | None
+    strike: tuple[float, float, float, float] | None  # the winning line, in cell units
 
 
 CELL_NAMES = tuple(f"Row {n // 3 + 1}, column {n % 3 + 1}" for n in range(9))
@@ -56,6 +59,8 @@ def board_view(game: Game | None, teach_on: bool, links: bool = True) -> BoardVi
     move_url = url_for("play.move")
     link = f"{move_url}?game={game.token}&" if game else f"{move_url}?"
     values = ttt.scores(shown.board) if teach_on and playable else {}
+    top = max(values.values(), key=rank) if values else None
+    me, them = ("you", _opponent(shown)) if links else (mover, ttt.O if mover == ttt.X else ttt.X)
     line = shown.winning_line
     last = shown.moves[-1] if shown.moves else None
     cells = []
@@ -65,61 +70,118 @@ def board_view(game: Game | None, teach_on: bool, links: bool = True) -> BoardVi
         classes = "cell" + (f" mark-{mark.lower()}" if mark else "")
         classes += (" in-line" if n in line else "") + (" last" if n == last else "")
         if mark:
-            cell = Cell(row, col, mark, classes, f"{name}: {mark}")
-        elif playable and links:
-            value = values.get((row, col))
-            hint = _hint(value) if value else ""
-            label = f"{name}, empty: place {mover}" + (f": {hint}" if hint else "")
+            cells.append(Cell(row, col, mark, classes, f"{name}: {mark}" + (", the last move" if n == last else "")))
+            continue
+        if not playable:
+            cells.append(Cell(row, col, mark, classes, f"{name}, empty"))
+            continue
+        value = values.get((row, col))
+        hint = in_words(value, me, them) if value else ""
+        best = value == top
+        said = f": {hint}" + ("; a best move" if best else "") if hint else ""
+        if links:
             href = f"{link}n={shown.number}&row={row}&col={col}"  # tokens are URL-safe
-            cell = Cell(row, col, mark, classes, label, href, value, hint)
-        elif playable:
-            value = values.get((row, col))
-            hint = _hint(value) if value else ""
-            label = f"{name}, empty" + (f": for {mover}, {hint}" if hint else "")
-            cell = Cell(row, col, mark, classes, label, "", value, hint)
+            cells.append(Cell(row, col, mark, classes, f"{name}, empty: place {mover}{said}", href, value, hint, best))
         else:
-            cell = Cell(row, col, mark, classes, f"{name}, empty")
-        cells.append(cell)
+            cells.append(Cell(row, col, mark, classes, f"{name}, empty{said}", "", value, hint, best))
     state = status(shown)
-    whose = "your" if shown.mode == "ai" else f"{mover}'s"
+    whose = "game over" if shown.over else "your turn" if links and shown.mode == "ai" else f"{mover} to move"
     return BoardView(
         rows=(tuple(cells[0:3]), tuple(cells[3:6]), tuple(cells[6:9])),
-        classes="board" + (" teaching" if teach_on else "") + (" finished" if state.state == "over" else ""),
-        caption=f"Game board, {whose} {'turn' if state.state == 'playing' else 'game over'}",
+        classes="board" + (" teaching" if teach_on else "") + (" finished" if shown.over else ""),
+        caption=f"Game board, {whose}",
         status=state,
         ai_says=ai_says(shown, teach_on),
+        strike=strike(line),
     )
 
 
-def _hint(value: ttt.MoveValue) -> str:
-    """A move's value for the player who makes it: "win in 3", "draw" or "lose in 4"."""
+def rank(value: ttt.MoveValue) -> tuple[int, int]:
+    """Orders values as the player who moves prefers them: fast wins first, fast losses last."""
+    if value.outcome == "win":
+        return (2, -value.plies)
+    return (1, 0) if value.outcome == "draw" else (0, value.plies)
+
+
+def in_words(value: ttt.MoveValue, me: str, them: str) -> str:
+    """A move's value in the words of its player `me` ("you" or a name), against `them`:
+    "you win now", "AI wins on its next move", "X wins in 2 of its moves". Each player's
+    own moves are counted, not the plies of both."""
     if value.outcome == "draw":
-        return "draw"
-    return f"{value.outcome.replace('loss', 'lose')} in {value.plies}"
+        return "draw with best play"
+    if value.outcome == "win":
+        mine = (value.plies + 1) // 2
+        who = "you win" if me == "you" else f"{me} wins"
+        return f"{who} now" if mine == 1 else f"{who} in {mine} of {_their(me)} moves"
+    theirs = value.plies // 2
+    if theirs == 1:
+        return f"{them} wins on {_their(them)} next move"
+    return f"{them} wins in {theirs} of {_their(them)} moves"
+
+
+def _their(who: str) -> str:
+    return "your" if who == "you" else "its" if who in ("AI", ttt.X, ttt.O) else "their"
+
+
+def _opponent(game: Game) -> str:
+    """Who plays against the human to move: "AI", or the other friend's name or mark."""
+    if game.mode == "ai":
+        return "AI"
+    other = ttt.O if game.to_move == ttt.X else ttt.X
+    return game.names[SIDES.index(other)] or other
 
 
 def status(game: Game) -> Status:
+    """The line above the board: whose turn it is and the move just played, or the result."""
+    if not game.moves:
+        by = ""
+    elif game.mode == "friend":
+        by = f"{game.name(mark_of(game.number - 1))} played {cell_name(game.moves[-1])}"
+    else:
+        by = f"The AI played {cell_name(game.moves[-1])}" if mark_of(game.number - 1) == game.ai_side else ""
     if not game.over:
-        text = f"{game.to_move} to move." if game.mode == "friend" else f"Your turn: place {game.to_move}."
+        if game.mode == "friend":
+            text = (f"{by}. " if by else "") + f"{game.name(game.to_move)} to move."
+        else:
+            text = f"{by}. Your turn." if by else f"Your turn: place {game.to_move}."
         return Status("playing", "", text)
     result = game.outcome
     if game.mode == "friend":
-        text = {"win": "X wins!", "loss": "O wins!", "draw": "It's a draw."}[result]
+        text = {"win": f"{game.name(ttt.X)} wins!", "loss": f"{game.name(ttt.O)} wins!", "draw": "It's a draw."}[result]
+    elif result == "loss":
+        text = f"{by} and won."
     else:
-        text = {"win": "You won!", "loss": "The AI won.", "draw": "It's a draw."}[result]
-    return Status("over", game.winner or "", text)
+        text = "You won!" if result == "win" else f"{by}: it's a draw." if by else "It's a draw."
+    return Status("over", game.winner or "", text, result)
 
 
 def ai_says(game: Game, teach_on: bool) -> str | None:
-    """After the AI moves, in teach mode: what it expects from here."""
+    """After the AI moves, in teach mode: what it expects from here, in moves of its own."""
     if not (teach_on and game.ai_side and game.moves and not game.over and game.humans_turn):
         return None
     value = ttt.evaluate(game.board)  # for the human, who is to move
     if value.outcome == "loss":
-        return f"I can force a win in {value.plies} moves."
+        mine = value.plies // 2
+        return "I win on my next move, whatever you play." if mine == 1 else f"I can force a win in {mine} of my moves."
     if value.outcome == "win":
-        return f"I slipped: you can force a win in {value.plies} moves."
+        yours = (value.plies + 1) // 2
+        return (
+            "I slipped: you can win right now."
+            if yours == 1
+            else f"I slipped: you can force a win in {yours} of your moves."
+        )
     return "Best play from here is a draw."
+
+
+def strike(line: tuple[int, ...]) -> tuple[float, float, float, float] | None:
+    """The line through the winning cells, from beyond the first cell's centre to beyond the
+    last's, with the board 3 units wide."""
+    if not line:
+        return None
+    (y1, x1), (y2, x2) = (divmod(line[0], 3), divmod(line[-1], 3))
+    dx, dy = (x2 - x1) / 2, (y2 - y1) / 2
+    reach = 0.35 / (dx * dx + dy * dy) ** 0.5
+    return (x1 + 0.5 - dx * reach, y1 + 0.5 - dy * reach, x2 + 0.5 + dx * reach, y2 + 0.5 + dy * reach)
 
 
 def position_view(text: str, teach_on: bool) -> BoardView:

@@ -8,6 +8,7 @@ position consistent with its history.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
 from dataclasses import dataclass, field, replace
@@ -18,7 +19,8 @@ from . import tictactoe as ttt
 SIDES = (ttt.X, ttt.O)
 DIFFICULTIES = ("easy", "medium", "impossible")
 MODES = ("ai", "friend")
-DEFAULTS = {"side": ttt.X, "difficulty": "impossible", "mode": "ai"}
+DEFAULTS = {"side": ttt.X, "difficulty": "medium", "mode": "ai"}
+NAME_LENGTH = 12  # a friend's name, as the status line and the score show it
 
 # Chance that the AI makes a mistake on a move, when a mistake is possible at all.
 MISTAKE_RATE = {"easy": 0.6, "medium": 0.25, "impossible": 0.0}
@@ -34,15 +36,18 @@ class GameError(ValueError):
 class Game:
     token: str
     side: str = ttt.X
-    difficulty: str = "impossible"
+    difficulty: str = DEFAULTS["difficulty"]
     mode: str = "ai"
     moves: tuple[int, ...] = ()
     scored: bool = False
+    names: tuple[str, str] = ("", "")  # in friend mode, X's and O's; "" for none
     board: ttt.Board = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.side not in SIDES or self.difficulty not in DIFFICULTIES or self.mode not in MODES:
             raise GameError("Unknown game options.")
+        if len(self.names) != 2 or not all(valid_name(name) for name in self.names):
+            raise GameError("Names are up to 12 letters, digits or spaces.")
         board = ttt.initial_state()
         for cell in self.moves:
             if ttt.terminal(board):
@@ -69,7 +74,10 @@ class Game:
             fields = {k: data[k] for k in ("token", "side", "difficulty", "mode", "scored")}
             if not isinstance(fields["token"], str) or not isinstance(fields["scored"], bool):
                 return None
-            return cls(moves=tuple(moves), **fields)
+            names = data.get("names", ["", ""])  # games stored before names lack them
+            if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+                return None
+            return cls(moves=tuple(moves), names=tuple(names), **fields)
         except (KeyError, TypeError, ValueError):
             return None
 
@@ -81,6 +89,7 @@ class Game:
             "mode": self.mode,
             "moves": list(self.moves),
             "scored": self.scored,
+            "names": list(self.names),
         }
 
     # What the position is: derived from the immutable board once, on first use.
@@ -89,6 +98,12 @@ class Game:
     def number(self) -> int:
         """How many moves have been played: the move number a link must carry."""
         return len(self.moves)
+
+    @cached_property
+    def ref(self) -> str:
+        """A public name for this game, for the addresses of its boards; the token stays
+        secret."""
+        return hashlib.sha256(self.token.encode()).hexdigest()[:10]
 
     @cached_property
     def over(self) -> bool:
@@ -126,6 +141,20 @@ class Game:
         first = self.side if self.mode == "ai" else ttt.X
         return "win" if self.winner == first else "loss"
 
+    @property
+    def lost(self) -> bool:
+        """In AI mode, whether the human, to move, loses with best play from here."""
+        return self.mode == "ai" and self.humans_turn and ttt.evaluate(self.board).outcome == "loss"
+
+    def name(self, mark: str) -> str:
+        """Who plays `mark`, as the page names them: "Ann (X)", or "X" with no name."""
+        given = self.names[SIDES.index(mark)] if self.mode == "friend" else ""
+        return f"{given} ({mark})" if given else mark
+
+    def at(self, number: int) -> Game:
+        """The game as it was after its first `number` moves."""
+        return replace(self, moves=self.moves[:number], scored=False)
+
     def history(self) -> list[tuple[str, str]]:
         """(mark, cell name) for each move so far, e.g. ("X", "b2")."""
         return [(mark_of(n), cell_name(cell)) for n, cell in enumerate(self.moves)]
@@ -151,12 +180,13 @@ class Game:
         return replace(self, moves=(*self.moves, 3 * i + j))
 
     def undo(self) -> Game:
-        """Take back the human's last move, with the AI's reply after it in AI mode."""
+        """Take back the human's last move, with the AI's reply after it in AI mode. A
+        finished game reopens, so it no longer counts as scored."""
         moves = list(self.moves)
         while moves:
             moves.pop()
             if mark_of(len(moves)) != self.ai_side:
-                return replace(self, moves=tuple(moves))
+                return replace(self, moves=tuple(moves), scored=False)
         raise GameError("There is no move of yours to take back.")
 
     @property
@@ -167,6 +197,15 @@ class Game:
 def action_name(action: ttt.Action) -> str:
     """The cell name of an engine action (row, column): (1, 1) is "b2"."""
     return cell_name(3 * action[0] + action[1])
+
+
+def valid_name(name: str) -> bool:
+    return len(name) <= NAME_LENGTH and all(c.isalnum() or c in " .'-" for c in name) and name == name.strip()
+
+
+def clean_name(text: str) -> str:
+    """A friend's name as typed, with runs of spaces made one; check it with valid_name."""
+    return " ".join(text.split())
 
 
 def parse_moves(text: str) -> tuple[int, ...] | None:

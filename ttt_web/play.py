@@ -14,7 +14,18 @@ from . import state
 from . import tictactoe as ttt
 from .board import BLANK, board_view
 from .costs import position_of
-from .game import DEFAULTS, DIFFICULTIES, MODES, SIDES, Game, GameError, format_moves, parse_moves
+from .game import (
+    DEFAULTS,
+    DIFFICULTIES,
+    MODES,
+    SIDES,
+    Game,
+    GameError,
+    clean_name,
+    format_moves,
+    parse_moves,
+    valid_name,
+)
 from .urls import url_for
 
 bp = Blueprint("play", __name__)
@@ -48,7 +59,16 @@ def index():
     moves = None if start is None else playable_position(start)
     if start is not None and moves is None:
         raise Rejected("There is no game to play on from that position.", 400)
-    return page(start=moves)
+    ref, number = request.args.get("g"), request.args.get("n", "")
+    if ref is None:
+        return page(start=moves)
+    game = state.current_game()
+    if game is None or ref != game.ref:
+        return page(message="That board is from an earlier game. Here is your game now.")
+    shown = int(number) if number.isascii() and number.isdigit() and len(number) <= 1 else game.number
+    if shown > game.number:
+        return page(message="Those moves were taken back. Here is the game now.")
+    return page(past=shown if shown < game.number else None)
 
 
 @bp.get("/move")
@@ -70,8 +90,9 @@ def move():
             check_token(game, token)
         if not token or number != game.number:
             raise Rejected("That link is out of date: the board has changed since. Here it is now.")
-    state.save(game.play(3 * row + col, rng))
-    return back_to_board()
+    game = game.play(3 * row + col, rng)
+    state.save(game)
+    return back_to_board(game)
 
 
 @bp.post("/new")
@@ -82,11 +103,31 @@ def new_game():
         if value not in allowed:
             raise Rejected("Those game options are not on offer.", 400)
         options[name] = value
+    names = friends(options["mode"])
+    if request.form.get("swap") == "1":  # play again, the other one starting
+        options["side"] = ttt.O if options["side"] == ttt.X else ttt.X
+        names = names[::-1]
     start = starting_position(request.form.get("from"))
     check_form_token()
+    old = state.current_game()
+    if old is not None and old.lost and not old.scored:
+        state.count(old, "loss")  # walking away from a lost game loses it
     current_app.session_interface.regenerate(session)
-    state.save(Game.start(rng, moves=start, **options))
-    return back_to_board()
+    game = Game.start(rng, moves=start, names=names, **options)
+    state.save(game)
+    return back_to_board(game)
+
+
+def friends(mode: str) -> tuple[str, str]:
+    """The two players' names from the new-game form: both, or neither; only with a friend."""
+    names = tuple(clean_name(request.form.get(field, "")) for field in ("name_x", "name_o"))
+    if mode != "friend" or names == ("", ""):
+        return ("", "")
+    if not all(names) or not all(valid_name(name) for name in names):
+        raise Rejected("Give both players a name of up to 12 letters, digits or spaces, or leave both empty.", 400)
+    if names[0].casefold() == names[1].casefold():
+        raise Rejected("Give the two players different names.", 400)
+    return names
 
 
 def starting_position(text: str | None) -> tuple[int, ...]:
@@ -119,23 +160,29 @@ def undo():
     check_token(game, request.form.get("game"))
     if request.form.get("n") != str(game.number):
         raise Rejected("That undo button is out of date: the board has changed since. Here it is now.")
-    state.save(game.undo())
-    return back_to_board()
+    return back_to_board(state.undo(game))
 
 
 @bp.post("/teach")
 def teach():
     check_form_token()
-    response = back_to_board()
+    response = back_to_board(state.current_game())
     state.toggle_teach(response)
     return response
+
+
+@bp.get("/score/reset")
+def confirm_reset_score():
+    """Resetting every score cannot be taken back: it asks first, on a page of its own."""
+    game = state.current_game()
+    return render_template("play/reset_score.html", token=game.token if game else "", scores=state.all_scores())
 
 
 @bp.post("/score/reset")
 def reset_score():
     check_form_token()
     state.reset_score()
-    return back_to_board()
+    return back_to_board(state.current_game())
 
 
 @bp.get("/robots.txt")
@@ -148,9 +195,13 @@ def favicon():
     return redirect(url_for("static", filename="favicon.svg"), 301)
 
 
-def back_to_board() -> Response:
-    """See Other: the browser fetches the board with GET, so a reload repeats nothing."""
-    return redirect(url_for("play.index"), 303)
+def back_to_board(game: Game | None) -> Response:
+    """See Other: the browser fetches the board with GET, so a reload repeats nothing. The
+    address names the game and its move, so that Back shows the boards before, read-only,
+    and the browser scrolls to the board."""
+    if game is None:
+        return redirect(url_for("play.index") + "#board", 303)
+    return redirect(f"{url_for('play.index')}?g={game.ref}&n={game.number}#board", 303)
 
 
 def check_token(game: Game, token: str | None) -> None:
@@ -172,16 +223,20 @@ def _int_arg(name: str) -> int:
     return int(value)
 
 
-def page(message: str | None = None, start: tuple[int, ...] | None = None) -> str:
-    """The game's page; `start`, a position the new-game form offers to play on from."""
+def page(message: str | None = None, start: tuple[int, ...] | None = None, past: int | None = None) -> str:
+    """The game's page; `start`, a position the new-game form offers to play on from;
+    `past`, an earlier move of the game to show read-only (the browser's Back)."""
     game = state.current_game()
     teaching = state.teach_on()
+    view = board_view(game, teaching) if past is None else board_view(game.at(past), False, links=False)
     return render_template(
         "play/index.html",
         game=game,
+        past=past,
+        here=back_to_board(game).location,
         token=game.token if game else "",
         options=state.preferences(game),
-        view=board_view(game, teaching),
+        view=view,
         teach=teaching,
         message=message,
         score=state.score(game),

@@ -4,11 +4,12 @@ a cookie of its own, so that turning it on stores nothing."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 from flask import Response, current_app, request, session
 
-from .game import DEFAULTS, Game
+from .game import DEFAULTS, DIFFICULTIES, Game
 
 OUTCOMES = ("win", "loss", "draw")  # the order of a score's tally
 
@@ -21,18 +22,54 @@ def save(game: Game) -> None:
     """Store the game; a game that just ended is counted in the score, once."""
     if game.over and not game.scored:
         game = replace(game, scored=True)
-        score = dict(session.get("score") or {})
-        tally = list(_tally(score.get(score_key(game))))
-        tally[OUTCOMES.index(game.outcome)] += 1
-        score[score_key(game)] = tally
-        session["score"] = score
+        count(game, game.outcome)
     session["game"] = game.to_data()
 
 
-def score(game: Game | None) -> dict[str, int]:
-    """Wins, losses and draws in the kind of game `game` is (or the default kind)."""
-    wins, losses, draws = _tally((session.get("score") or {}).get(score_key(game)))
-    return {"wins": wins, "losses": losses, "draws": draws}
+def count(game: Game, outcome: str, by: int = 1) -> None:
+    """Add a result to the score of the kind of game `game` is; `by=-1` takes it back."""
+    score = {k: v for k, v in (session.get("score") or {}).items() if not _replaced(k, game)}
+    key = score_key(game)
+    tally = list(_tally(score.get(key)))
+    slot = _slot(game, outcome)
+    tally[slot] = max(0, tally[slot] + by)
+    score[key] = tally
+    session["score"] = score
+
+
+def undo(game: Game) -> Game:
+    """The game with the human's last move taken back; a finished game no longer counts."""
+    if game.scored:
+        count(game, game.outcome, by=-1)
+    reopened = game.undo()
+    save(reopened)
+    return reopened
+
+
+def score(game: Game | None) -> list[tuple[str, str, int]]:
+    """The score of the kind of game `game` is (or the default kind), as `_rows`."""
+    return _rows(score_key(game))
+
+
+def all_scores() -> list[tuple[str, list[tuple[str, str, int]]]]:
+    """Every kind of game with a score: its name and its rows."""
+    kinds = [(f"Against the AI, {d}", f"ai-{d}") for d in DIFFICULTIES] + [("Two players", "friend")]
+    kinds += [("Two players, by name", key) for key in session.get("score") or {} if key.startswith("friend:")]
+    return [(name, _rows(key)) for name, key in kinds if any(n for _, _, n in _rows(key))]
+
+
+def _rows(key: str) -> list[tuple[str, str, int]]:
+    """(data name, label, count) for each result: wins, losses and draws; between two
+    friends, each one's wins and the draws."""
+    if key.startswith("ai-"):
+        labels = ("Wins", "Losses", "Draws")
+    elif key == "friend":
+        labels = ("X wins", "O wins", "Draws")
+    else:
+        first, second = json.loads(key.removeprefix("friend:"))
+        labels = (f"{first} wins", f"{second} wins", "Draws")
+    tally = _tally((session.get("score") or {}).get(key))
+    return list(zip(("wins", "losses", "draws"), labels, tally, strict=True))
 
 
 def reset_score() -> None:
@@ -40,16 +77,32 @@ def reset_score() -> None:
 
 
 def score_key(game: Game | None) -> str:
-    """Scores are kept apart by difficulty against the AI, and for two players."""
+    """Scores are kept apart by difficulty against the AI, and for two players; two named
+    players keep theirs by name, whoever plays X."""
     options = preferences(game)
-    return f"ai-{options['difficulty']}" if options["mode"] == "ai" else "friend"
+    if options["mode"] == "ai":
+        return f"ai-{options['difficulty']}"
+    return f"friend:{json.dumps(sorted(game.names))}" if any(game.names) else "friend"
+
+
+def _slot(game: Game, outcome: str) -> int:
+    """Where a result goes in its tally: wins, losses, draws; or by player name."""
+    if game.mode == "friend" and any(game.names) and outcome != "draw":
+        winner = game.names[0 if outcome == "win" else 1]
+        return sorted(game.names).index(winner)
+    return OUTCOMES.index(outcome)
+
+
+def _replaced(key: str, game: Game) -> bool:
+    """Only the latest pair of named friends keeps a score, so names do not pile up."""
+    return game.mode == "friend" and key.startswith("friend:") and key != score_key(game)
 
 
 def preferences(game: Game | None) -> dict[str, str]:
     """The options of the current game, or the defaults when there is none."""
     if game is None:
-        return dict(DEFAULTS)
-    return {"side": game.side, "difficulty": game.difficulty, "mode": game.mode}
+        return {**DEFAULTS, "names": ("", "")}
+    return {"side": game.side, "difficulty": game.difficulty, "mode": game.mode, "names": game.names}
 
 
 def _tally(value: object) -> tuple[int, int, int]:
