@@ -1,0 +1,274 @@
+"""What the player reads and keeps: the move just played, the ending, teach wording, boards
+of their own addresses, names between friends, and a score that counts each game once."""
+
+import random
+import re
+
+import pytest
+
+from tests import judge
+from tests.page import Page
+from ttt_web import tictactoe as ttt
+from ttt_web.board import in_words
+
+CELL = r"[a-c][1-3]"
+
+
+def hints(page: Page) -> dict[int, tuple[str, bool]]:
+    """Teach mode's words per empty cell (0-8), and whether the cell is starred as best."""
+    found = {}
+    for cell in page.cells:
+        hint = next((span for span in cell.iter("span") if "hint" in span.attrs.get("class", "").split()), None)
+        if hint is not None:
+            n = 3 * int(cell.attrs["data-row"]) + int(cell.attrs["data-col"])
+            found[n] = (hint.text.removeprefix("★ "), cell.attrs.get("data-best") == "true")
+    return found
+
+
+def test_a_first_visit_offers_medium(play):
+    assert play.page().form("new-game")["difficulty"] == "medium"
+
+
+def test_the_status_and_title_name_the_ais_move_and_the_cell_keeps_a_marker(play):
+    page = play.move(1, 1)
+    o = page.marks.index("O")
+    name = f"{'abc'[o % 3]}{o // 3 + 1}"
+    assert page["status"].text == f"The AI played {name}. Your turn."
+    assert page.title.startswith(f"The AI played {name}. Your turn.")
+    last = [c for c in page.cells if "last" in c.attrs["class"].split()]
+    assert len(last) == 1 and last[0].attrs["data-mark"] == "O"
+    assert "the last move" in last[0].text
+
+
+def test_two_friends_are_named_in_the_status_and_the_score(play):
+    page = play.new_game(mode="friend", name_x="Ann", name_o="Bob")
+    assert page["status"].text == "Ann (X) to move."
+    for row, col in [(0, 0), (1, 0)]:
+        page = play.move(row, col)
+    assert page["status"].text == "Bob (O) played a2. Ann (X) to move."
+    for row, col in [(0, 1), (1, 1), (0, 2)]:
+        page = play.move(row, col)
+    assert page["status"].text == "Ann (X) wins!"
+    assert [dt.text for dt in page["score"].iter("dt")] == ["Ann wins", "Bob wins", "Draws"]
+    assert page["score"].attrs["data-wins"] == "1"
+    # Play again with the other one opening: the score stays with the names.
+    play.submit("play-again", swap="1")
+    page = play.page()
+    assert page["status"].text == "Bob (X) to move."
+    for row, col in [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]:
+        page = play.move(row, col)
+    assert page["status"].text == "Bob (X) wins!"
+    assert (page["score"].attrs["data-wins"], page["score"].attrs["data-losses"]) == ("1", "1")
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        {"name_x": "Ann", "name_o": ""},
+        {"name_x": "Ann", "name_o": "ann"},
+        {"name_x": "<b>", "name_o": "Bob"},
+        {"name_x": "A" * 13, "name_o": "Bob"},
+    ],
+)
+def test_names_must_be_two_short_different_words_or_none(play, names):
+    before = play.page()
+    response = play.client.post("/new", data={**before.form("new-game"), "mode": "friend", **names})
+    assert response.status_code == 400 and Page(response.text).message
+    assert play.page().form("new-game")["mode"] == "ai"
+
+
+def test_names_are_ignored_against_the_ai(play):
+    page = play.new_game(mode="ai", name_x="Ann", name_o="Bob")
+    assert page.form("new-game")["name_x"] == "" and "Ann" not in page["status"].text
+
+
+def test_play_again_keeps_the_options_and_can_switch_sides(play):
+    play.new_game(side="X", difficulty="easy")
+    page = play.finish(random.Random(2))
+    assert page.form("play-again") | {"game": ""} == {
+        **{"game": "", "mode": "ai", "side": "X", "difficulty": "easy", "name_x": "", "name_o": ""}
+    }
+    play.submit("play-again")
+    assert play.page().form("new-game")["side"] == "X" and play.page().marks == "." * 9
+    play.finish(random.Random(3))
+    play.submit("play-again", swap="1")
+    page = play.page()
+    assert page.form("new-game")["side"] == "O" and page.marks.count("X") == 1
+    assert page.form("new-game")["difficulty"] == "easy"
+
+
+def test_play_again_is_offered_only_when_the_game_is_over(play):
+    page = play.move(1, 1)
+    assert page.root.by_id("play-again") is None
+    assert play.finish(random.Random(4)).root.by_id("play-again") is not None
+
+
+def test_the_ending_draws_a_line_through_the_winning_cells(play):
+    play.new_game(mode="friend")
+    for row, col in [(0, 0), (1, 0), (1, 1), (1, 2), (2, 2)]:  # X wins on the diagonal
+        page = play.move(row, col)
+    assert page.result == "win" and "result" in page["status"].attrs["class"]
+    line = next(page["strike"].iter("line")).attrs
+    assert [float(line[k]) for k in ("x1", "y1", "x2", "y2")] == pytest.approx([0.253, 0.253, 2.747, 2.747], abs=1e-3)
+    caption = next(page["board"].iter("caption")).text
+    assert caption == "Game board, game over"
+
+
+def test_a_board_before_the_end_has_no_line(play):
+    assert play.move(1, 1).root.by_id("strike") is None
+
+
+@pytest.mark.parametrize(
+    ("position", "expected"),
+    [
+        (
+            "XX.OO....",
+            {
+                2: ("X wins now", True),
+                5: ("draw with best play", False),
+                6: ("O wins on its next move", False),
+                7: ("O wins on its next move", False),
+                8: ("O wins on its next move", False),
+            },
+        ),
+        (
+            "XO.......",
+            {n: ("X wins in 3 of its moves", True) for n in (3, 4, 6)}
+            | {n: ("draw with best play", False) for n in (2, 5, 7, 8)},
+        ),
+        ("X.O.X.O..", {n: ("X wins in 2 of its moves", False) for n in (1, 3, 5, 7)} | {8: ("X wins now", True)}),
+    ],
+)
+def test_teach_words_on_a_read_only_board_count_each_players_own_moves(client, position, expected):
+    assert hints(Page(client.get(f"/explore/{position}").text)) == expected
+
+
+def test_teach_words_in_a_game_speak_to_you_and_star_the_best_moves(play):
+    play.submit("teach")
+    play.new_game(mode="friend")
+    for row, col in [(0, 0), (1, 0), (0, 1)]:
+        page = play.move(row, col)  # XX.O.....: O must block at c1, and still loses
+    assert hints(page) == {2: ("X wins in 2 of its moves", True)} | {
+        n: ("X wins on its next move", False) for n in (4, 5, 6, 7, 8)
+    }
+    label = next(page["board"].iter("a")).attrs["aria-label"]
+    assert label == "Row 1, column 3, empty: place O: X wins in 2 of its moves; a best move"
+
+
+def test_teach_words_against_the_ai(play):
+    play.submit("teach")
+    page = play.move(0, 1)
+    words = [text for text, _ in hints(page).values()]
+    said = r"you win (now|in [2-4] of your moves)|AI wins (on its next move|in [2-4] of its moves)"
+    assert words and all(
+        re.fullmatch(
+            f"{said}|draw with best play",
+            w,
+        )
+        for w in words
+    )
+
+
+def test_teach_words_agree_with_the_numbers_everywhere():
+    """In every live position, each phrase counts the moves of the player it names."""
+    for text in judge.reachable():
+        if judge.is_over(text):
+            continue
+        board = [[None if c == "." else c for c in text[r : r + 3]] for r in (0, 3, 6)]
+        for action, value in ttt.scores(board).items():
+            words = in_words(value, "you", "AI")
+            number = int(m.group(1)) if (m := re.search(r"in (\d) of", words)) else 1
+            if value.outcome == "win":
+                assert words.startswith("you win") and 2 * number - 1 == value.plies, (text, action, words)
+            elif value.outcome == "loss":
+                assert words.startswith("AI wins") and 2 * number == value.plies, (text, action, words)
+            else:
+                assert words == "draw with best play"
+            assert "1 moves" not in words and " 1 of" not in words
+
+
+@pytest.mark.parametrize(
+    ("start", "said"),
+    [
+        ("", "Best play from here is a draw."),
+        ("0-2-1", "I can force a win in 2 of my moves."),  # whatever the AI plays, as O
+        ("0-1-2-3-6", "I win on my next move, whatever you play."),
+    ],
+)
+def test_the_ai_comment_counts_its_own_moves(play, start, said):
+    play.submit("teach")
+    if start:
+        play.new_game(side="X", difficulty="impossible", **{"from": start})
+    else:
+        play.new_game(side="X", difficulty="impossible")
+        play.move(1, 1)
+    assert play.page()["ai-says"].text == said
+
+
+def test_back_shows_earlier_boards_read_only(play):
+    first = play.move(1, 1)
+    location = play.client.get(next(iter(first.links.values()))).headers["Location"]  # the second move
+    earlier = re.sub(r"n=\d", "n=2", location)
+    page = play.page(earlier)
+    assert page.state == "past" and page["status"].attrs["data-move"] == "2"
+    assert page.marks == first.marks and page.links == {}
+    assert "does not undo" in page["status"].text
+    assert play.page(page["return"].attrs["href"]).state == "playing"
+    assert play.page(location).links  # the current board's own address is the game
+    assert play.page(location).marks == play.page().marks
+
+
+def test_an_address_from_an_earlier_game_or_a_taken_back_move_says_so(play):
+    game = play.move(1, 1)
+    play.client.get(next(iter(game.links.values())))
+    current = play.submit("undo").headers["Location"]
+    later = re.sub(r"n=\d", "n=4", current)
+    assert "taken back" in play.page(later).message
+    play.new_game()
+    assert "earlier game" in play.page(current).message
+    assert play.page("/?g=nonsense&n=x").message
+
+
+def test_undo_after_the_end_takes_the_result_off_the_score(play):
+    play.new_game(mode="friend")
+    for row, col in [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]:
+        page = play.move(row, col)
+    assert page["score"].attrs["data-wins"] == "1"
+    assert "comes off the score" in page["undo"].text
+    play.submit("undo")
+    assert play.page()["score"].attrs["data-wins"] == "0"
+    page = play.move(0, 2)
+    assert (page["score"].attrs["data-wins"], page.state) == ("1", "over")
+
+
+def test_leaving_a_lost_game_counts_as_a_loss_and_the_button_says_so(play):
+    page = play.new_game(side="X", difficulty="impossible", **{"from": "0-2-1"})  # lost, whatever the AI replied
+    assert page.state == "playing" and page["resign-note"].text
+    assert "counts as a loss" in next(page["new-game"].iter("button")).text
+    play.submit("new-game")
+    assert play.page()["score"].attrs["data-losses"] == "1"
+    play.submit("new-game")  # a fresh game is not lost: leaving it counts nothing
+    assert play.page()["score"].attrs["data-losses"] == "1"
+
+
+def test_leaving_a_drawn_game_counts_nothing(play):
+    page = play.move(1, 1)
+    assert page.root.by_id("resign-note") is None and "counts" not in next(page["new-game"].iter("button")).text
+    assert play.new_game()["score"].attrs == {**play.page()["score"].attrs, "data-losses": "0"}
+
+
+def test_resetting_the_scores_asks_first(play):
+    play.new_game(mode="friend")
+    for row, col in [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]:
+        play.move(row, col)
+    confirm = play.page(play.page()["reset-score"].attrs["href"])
+    assert confirm["all-scores"].text == "Two players: x wins 1, o wins 0, draws 0"
+    assert play.page()["score"].attrs["data-wins"] == "1"  # looking changes nothing
+    play.reset_score()
+    assert play.page()["score"].attrs["data-wins"] == "0"
+    assert "no score yet" in play.page("/score/reset").html
+
+
+def test_the_404_page_uses_our_words(client):
+    page = Page(client.get("/no/such/page").text)
+    assert page["error-description"].text.startswith("There is no page at this address")
