@@ -68,11 +68,13 @@ def test_a_full_game_by_clicking(page: Page):
     page.goto("/")
     assert_accessible(page)
     expect(page).to_have_title(re.compile("Your turn"))
+    page.locator("#new-game input[name=difficulty][value=impossible]").check()
+    click_through(page.locator("#new-game button[type=submit]"))
     click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))
     assert cells(page)[4] == "X" and cells(page).count("O") == 1
     play_by_clicking(page)
     assert page.get_attribute("#status", "data-winner") in ("O", "")
-    expect(page).to_have_title(re.compile("AI won|draw"))
+    expect(page).to_have_title(re.compile("AI played [a-c][1-3] and won|draw"))
     assert page.locator(CELL_LINKS).count() == 0
     assert_accessible(page)
 
@@ -246,12 +248,170 @@ def test_favicon_is_served(page: Page):
     assert response.ok and "svg" in response.headers["content-type"]
 
 
+def cell(page: Page, row: int, col: int) -> Locator:
+    return page.locator(f"#board td[data-row='{row}'][data-col='{col}'] a")
+
+
+def friends_game(page: Page, **names: str) -> None:
+    page.locator("#new-game input[name=mode][value=friend]").check()
+    for field, name in names.items():
+        page.locator(f"#new-game input[name={field}]").fill(name)
+    click_through(page.locator("#new-game button[type=submit]"))
+
+
+def document_top(page: Page, selector: str) -> float:
+    return page.eval_on_selector(selector, "e => e.getBoundingClientRect().top + window.scrollY")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("motion", ["reduce", "no-preference"])
+def test_the_ais_move_is_named_and_its_cell_keeps_a_marker(page: Page, scheme, motion):
+    page.emulate_media(color_scheme=scheme, reduced_motion=motion)
+    page.goto("/")
+    click_through(cell(page, 1, 1))
+    expect(page.locator("#status")).to_have_text(re.compile(r"^The AI played [a-c][1-3]\. Your turn\.$"))
+    expect(page).to_have_title(re.compile(r"^The AI played [a-c][1-3]\. Your turn\."))
+    ring = page.eval_on_selector("#board td.last", "e => getComputedStyle(e).boxShadow")
+    assert ring != "none" and "inset" in ring
+    assert page.get_attribute("#board td.last", "data-mark") == "O"
+
+
+def test_options_say_they_apply_to_the_next_game_and_friend_mode_hides_the_ais(page: Page):
+    page.goto("/")
+    expect(page.locator("#new-game input[name=difficulty][value=medium]")).to_be_checked()
+    page.locator("#new-game input[name=difficulty][value=easy]").check()
+    click_through(cell(page, 1, 1))
+    expect(page.locator("#next-game-note")).to_contain_text("Medium. These choices apply to the next game")
+    expect(page.locator("#score-title")).to_contain_text("Medium")
+    expect(page.locator("#new-game input[name=name_x]")).to_be_hidden()
+    page.locator("#new-game input[name=mode][value=friend]").check()
+    expect(page.locator("#new-game input[name=difficulty][value=easy]")).to_be_hidden()
+    expect(page.locator("#new-game input[name=side][value=O]")).to_be_hidden()
+    expect(page.locator("#new-game input[name=name_x]")).to_be_visible()
+    assert_accessible(page)
+
+
+def test_two_named_friends(page: Page):
+    page.goto("/")
+    friends_game(page, name_x="Ann", name_o="Bob")
+    expect(page.locator("#status")).to_have_text("Ann (X) to move.")
+    click_through(cell(page, 1, 1))
+    expect(page.locator("#status")).to_have_text("Ann (X) played b2. Bob (O) to move.")
+    expect(page.locator("#score dt").first).to_have_text("Ann wins")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_clear_ending_with_play_again_in_view_on_a_phone(page: Page, scheme):
+    page.emulate_media(color_scheme=scheme)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto("/")
+    friends_game(page)
+    turn_line = page.eval_on_selector("#status", "e => getComputedStyle(e).backgroundColor")
+    for row, col in [(0, 0), (1, 0), (1, 1), (1, 2), (2, 2)]:
+        click_through(cell(page, row, col))
+    expect(page.locator("#status")).to_have_text("X wins!")
+    banner = page.eval_on_selector("#status", "e => getComputedStyle(e).backgroundColor")
+    assert banner != turn_line
+    expect(page.locator("#strike line")).to_be_attached()
+    assert page.locator("#strike").bounding_box()["width"] > 200
+    assert_accessible(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    button = page.locator("#play-again button.primary")
+    expect(button).to_be_in_viewport(ratio=1)
+    assert button.bounding_box()["y"] + button.bounding_box()["height"] <= 740
+    click_through(button)
+    assert cells(page) == "." * 9
+    expect(page.locator("#new-game input[name=mode][value=friend]")).to_be_checked()
+
+
+def test_play_again_as_the_other_side(page: Page):
+    page.goto("/")
+    play_by_clicking(page)
+    click_through(page.locator("#play-again button[name=swap]"))
+    assert cells(page).count("X") == 1 and cells(page).count("O") == 0
+    expect(page.locator("#new-game input[name=side][value=O]")).to_be_checked()
+
+
+@pytest.mark.parametrize("viewport", [(740, 360), (640, 360), (360, 740)], ids=["landscape", "zoom-200", "phone"])
+def test_short_screens_keep_the_board_in_view_and_one_tab_reaches_it(page: Page, viewport):
+    width, height = viewport
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto("/")
+    click_through(cell(page, 0, 0))
+    while state(page) == "playing":
+        assert page.url.endswith("#board")
+        board, status = page.locator("#board").bounding_box(), page.locator("#status").bounding_box()
+        assert status["y"] >= 0 and board["y"] + board["height"] <= height, (status, board)
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.closest('#board') !== null")
+        with page.expect_event("load"):
+            page.keyboard.press("Enter")
+    again = page.locator("#play-again button.primary").bounding_box()
+    assert again["y"] + again["height"] <= height
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_messages_and_comments_never_move_the_board(page: Page, width):
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto("/")
+    tops = {"start": document_top(page, "#board")}
+    click_through(page.locator("#teach button"))
+    stale = cell(page, 0, 0).get_attribute("href")
+    click_through(cell(page, 0, 0))
+    expect(page.locator("#ai-says")).to_be_visible()
+    tops["comment"] = document_top(page, "#board")
+    page.goto(stale)
+    expect(page.locator("#message")).to_be_visible()
+    tops["message"] = document_top(page, "#board")
+    play_by_clicking(page)
+    tops["over"] = document_top(page, "#board")
+    assert len(set(tops.values())) == 1, tops
+
+
+def test_back_shows_the_earlier_boards_and_says_it_does_not_undo(page: Page):
+    page.goto("/")
+    click_through(cell(page, 1, 1))
+    after_one = cells(page)
+    click_through(page.locator(CELL_LINKS).first)
+    now = cells(page)
+    with page.expect_event("load"):
+        page.go_back()
+    expect(page.locator("#status")).to_contain_text("does not undo")
+    assert cells(page) == after_one and page.locator(CELL_LINKS).count() == 0
+    assert_accessible(page)
+    click_through(page.locator("#return"))
+    assert cells(page) == now and state(page) == "playing"
+
+
+def test_resetting_the_scores_asks_first(page: Page):
+    page.goto("/")
+    play_by_clicking(page)
+    counted = page.get_attribute("#score", "data-losses"), page.get_attribute("#score", "data-draws")
+    click_through(page.locator("#reset-score"))
+    expect(page.get_by_role("heading", name="Reset all scores?")).to_be_visible()
+    assert_accessible(page)
+    click_through(page.locator("#keep-score"))
+    assert (page.get_attribute("#score", "data-losses"), page.get_attribute("#score", "data-draws")) == counted
+    click_through(page.locator("#reset-score"))
+    click_through(page.locator("#reset-score-confirm button"))
+    assert page.get_attribute("#score", "data-losses") == page.get_attribute("#score", "data-draws") == "0"
+
+
+def test_the_404_page_in_our_words(page: Page):
+    page.goto("/no/such/page")
+    expect(page.locator("#error-description")).to_contain_text("There is no page at this address")
+    assert_accessible(page)
+
+
 def test_screenshots_of_the_key_states(browser, live_server):
     SHOTS.mkdir(exist_ok=True)
     for scheme in ("light", "dark"):
         for width in (1280, 360):
             context = browser.new_context(
-                base_url=live_server, color_scheme=scheme, viewport={"width": width, "height": 900}
+                base_url=live_server,
+                color_scheme=scheme,
+                reduced_motion="reduce",  # marks drawn in full, not caught mid-animation
+                viewport={"width": width, "height": 900},
             )
             page = context.new_page()
             page.goto("/")
@@ -259,7 +419,18 @@ def test_screenshots_of_the_key_states(browser, live_server):
             click_through(page.locator("#teach button"))
             click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))
             page.screenshot(path=SHOTS / f"teach-{scheme}-{width}.png", full_page=True)
+            click_through(page.locator(CELL_LINKS).first)
+            with page.expect_event("load"):
+                page.go_back()
+            page.screenshot(path=SHOTS / f"back-{scheme}-{width}.png", full_page=True)
+            click_through(page.locator("#return"))
             play_by_clicking(page)
             page.screenshot(path=SHOTS / f"over-{scheme}-{width}.png", full_page=True)
+            friends_game(page, name_x="Ann", name_o="Bob")
+            for row, col in [(0, 0), (1, 0), (1, 1), (1, 2), (2, 2)]:
+                click_through(cell(page, row, col))
+            page.screenshot(path=SHOTS / f"friends-won-{scheme}-{width}.png", full_page=True)
+            click_through(page.locator("#reset-score"))
+            page.screenshot(path=SHOTS / f"reset-{scheme}-{width}.png", full_page=True)
             context.close()
-    assert len(list(SHOTS.glob("*.png"))) >= 12
+    assert len(list(SHOTS.glob("*.png"))) >= 24

@@ -166,6 +166,7 @@ def test_teach_mode_says_what_the_ai_expects(play):
     page = play.page()
     assert "data-value" not in page.html
     play.submit("teach")
+    play.new_game(difficulty="impossible")
     page = play.move(1, 1)
     assert page["ai-says"].text == "Best play from here is a draw."
     assert next(page["teach"].iter("button")).attrs["aria-pressed"] == "true"
