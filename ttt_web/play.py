@@ -196,12 +196,16 @@ def favicon():
 
 
 def back_to_board(game: Game | None) -> Response:
-    """See Other: the browser fetches the board with GET, so a reload repeats nothing. The
-    address names the game and its move, so that Back shows the boards before, read-only,
-    and the browser scrolls to the board."""
+    """See Other: the browser fetches the board with GET, so a reload repeats nothing."""
+    return redirect(board_url(game), 303)
+
+
+def board_url(game: Game | None) -> str:
+    """The board's own address: it names the game and its move, so that Back shows the
+    boards before, read-only; and it scrolls to the board."""
     if game is None:
-        return redirect(url_for("play.index") + "#board", 303)
-    return redirect(f"{url_for('play.index')}?g={game.ref}&n={game.number}#board", 303)
+        return url_for("play.index") + "#board"
+    return f"{url_for('play.index')}?g={game.ref}&n={game.number}#board"
 
 
 def check_token(game: Game, token: str | None) -> None:
@@ -233,7 +237,7 @@ def page(message: str | None = None, start: tuple[int, ...] | None = None, past:
         "play/index.html",
         game=game,
         past=past,
-        here=back_to_board(game).location,
+        here=board_url(game),
         token=game.token if game else "",
         options=state.preferences(game),
         view=view,
