@@ -22,14 +22,20 @@ def redis_server(tmp_path_factory):
 
 
 @pytest.fixture(params=["files", "redis"])
-def app(request, tmp_path):
-    """The app on each session store: the embedded file store, and Redis."""
+def app_factory(request, tmp_path):
+    """Makes the app, with extra config, on each store: the embedded file store, and Redis."""
     config = {"TESTING": True, "SECRET_KEY": "test-secret", "SESSION_DIR": str(tmp_path / "sessions")}
+    config["ROOM_DIR"] = str(tmp_path / "rooms")
     if request.param == "redis":
         server = request.getfixturevalue("redis_server")
         redis.Redis.from_url(server.url).flushdb()
         config["REDIS_URL"] = server.url
-    return server_like(create_app(config))
+    return lambda **extra: server_like(create_app({**config, **extra}))
+
+
+@pytest.fixture
+def app(app_factory):
+    return app_factory()
 
 
 class ServerLikeClient(FlaskClient):

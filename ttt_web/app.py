@@ -11,7 +11,7 @@ from pathlib import Path
 from flask import Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import errors, explore, limits, play, practice, review, security, sessions, urls
+from . import errors, explore, limits, play, practice, review, rooms, roomstore, security, sessions, urls
 from . import tictactoe as ttt
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,6 +53,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_SESSIONS=int(os.environ.get("TTT_MAX_SESSIONS", "100000")),
         NEW_SESSION_LIMIT=os.environ.get("TTT_NEW_SESSION_LIMIT", "60 per minute; 1000 per day"),
         PROXY_HOPS=int(os.environ.get("TTT_PROXY_HOPS", "0")),
+        ROOM_DIR=os.environ.get("TTT_ROOM_DIR") or os.path.join(app.instance_path, "rooms"),
+        ROOM_IDLE_HOURS=float(os.environ.get("TTT_ROOM_IDLE_HOURS", "24")),
+        PUBLIC_URL=os.environ.get("TTT_PUBLIC_URL"),  # e.g. https://ttt.example.org: for links to share
     )
     if test_config:
         app.config.from_mapping(test_config)
@@ -64,6 +67,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config["PROXY_HOPS"]:  # the client's address, as the proxies in front saw it
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXY_HOPS"])
     sessions.init_app(app)
+    roomstore.init_app(app)
     limits.init_app(app)
     security.init_app(app)
     errors.init_app(app)
@@ -72,6 +76,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(review.bp)
     app.register_blueprint(explore.bp)
     app.register_blueprint(practice.bp)
+    app.register_blueprint(rooms.bp)
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
     return app
 

@@ -50,13 +50,14 @@ class BoardView:
 CELL_NAMES = tuple(f"Row {n // 3 + 1}, column {n % 3 + 1}" for n in range(9))
 
 
-def board_view(game: Game | None, teach_on: bool, links: bool = True) -> BoardView:
+def board_view(game: Game | None, teach_on: bool, links: bool = True, move_url: str = "") -> BoardView:
     """What the template needs: cells, status and the AI's comment. Without `links`, a
-    read-only board (a review) whose teach values are for whoever is to move."""
+    read-only board (a review) whose teach values are for whoever is to move. Moves go to
+    `move_url`, or else to the game's own."""
     shown = game or BLANK
     mover = shown.to_move
     playable = shown.humans_turn if links else not shown.over
-    move_url = url_for("play.move")
+    move_url = move_url or url_for("play.move")
     link = f"{move_url}?game={game.token}&" if game else f"{move_url}?"
     values = ttt.scores(shown.board) if teach_on and playable else {}
     top = max(values.values(), key=rank) if values else None

@@ -150,3 +150,28 @@ def toggle_teach(response: Response) -> None:
         response.delete_cookie(name, **options)
     else:
         response.set_cookie(name, "1", max_age=current_app.permanent_session_lifetime, **options)
+
+
+MAX_SEATS = 3  # rooms a session may sit in at once; taking a fourth leaves the oldest
+
+
+def seat_key(room_id: str) -> str | None:
+    """The key to this session's seat in the room, if it has one."""
+    seats = session.get("seats")
+    key = seats.get(room_id) if isinstance(seats, dict) else None
+    return key if isinstance(key, str) else None
+
+
+def take_seat(room_id: str, key: str) -> dict[str, str]:
+    """Keep the key to a seat; return the seats (room: key) given up to make room."""
+    seats = {k: v for k, v in (session.get("seats") or {}).items() if k != room_id}
+    dropped = dict(list(seats.items())[: max(0, len(seats) - MAX_SEATS + 1)])
+    seats = {k: v for k, v in seats.items() if k not in dropped}
+    seats[room_id] = key
+    session["seats"] = seats
+    return dropped
+
+
+def drop_seat(room_id: str) -> None:
+    seats = {k: v for k, v in (session.get("seats") or {}).items() if k != room_id}
+    session["seats"] = seats
