@@ -45,6 +45,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_SWEEP_INTERVAL=600,
         SESSION_COOKIE_NAME="__Host-ttt" if https else "ttt",
         TEACH_COOKIE_NAME="__Host-ttt-teach" if https else "ttt-teach",
+        REFRESH_COOKIE_NAME="__Host-ttt-still" if https else "ttt-still",  # set: no auto-refresh
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=https,

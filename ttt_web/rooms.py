@@ -98,6 +98,15 @@ def rematch(room_id: str):
     return to_room(room_id)
 
 
+@bp.post("/<room_id>/refresh")
+def auto_refresh(room_id: str):
+    """Turn the waiting page's own refresh off or on (WCAG 2.2.1: a time limit the user
+    can turn off). A browser preference: it stores nothing on the server."""
+    response = to_room(room_id)
+    state.toggle_auto_refresh(response)
+    return response
+
+
 @bp.post("/<room_id>/leave")
 def leave(room_id: str):
     key = state.seat_key(room_id)
@@ -123,8 +132,9 @@ def existing(room: Room | None) -> Room:
 
 
 def to_room(room_id: str):
-    """See Other, to the room's page: a reload repeats nothing."""
-    return redirect(url_for("rooms.room", room_id=room_id) + "#board", 303)
+    """See Other, to the room's page: a reload repeats nothing. No #board here: a browser
+    does not reload a page whose address has a fragment when its meta refresh fires."""
+    return redirect(url_for("rooms.room", room_id=room_id), 303)
 
 
 def _int_arg(name: str) -> int:
@@ -141,7 +151,7 @@ def page(room: Room, message: str | None = None) -> str:
     you = room.player(state.seat_key(room.id))
     turn = room.whose_turn()
     mine = you is not None and turn == you
-    waiting = not room.closed and (not room.full or (turn is not None and not mine))
+    waiting = not room.closed and not mine  # for a friend, a move, or a new game
     link = share_link(room.id)
     return render_template(
         "rooms/room.html",
@@ -151,7 +161,8 @@ def page(room: Room, message: str | None = None) -> str:
         labels=tuple(cap(name) for name in player_names(room, you)),
         view=board_view(room.game, False, links=mine, move_url=url_for("rooms.move", room_id=room.id)),
         line=room_status(room, you),
-        refresh=REFRESH_SECONDS if waiting else None,
+        waiting=waiting,
+        refresh=REFRESH_SECONDS if waiting and state.auto_refresh_on() else None,
         message=message,
         link=link,
         qr=qr_svg(link) if you is not None and not room.closed else None,
