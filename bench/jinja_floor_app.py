@@ -11,7 +11,8 @@ from ttt_web.app import create_app
 from ttt_web.game import DEFAULTS, Game
 
 game = Game(token="A" * 22, moves=(0, 4), **DEFAULTS)
-game_app = create_app({"SECRET_KEY": "yardstick", "SESSION_DIR": tempfile.mkdtemp(prefix="ttt-floor-")})
+folder = tempfile.mkdtemp(prefix="ttt-floor-")
+game_app = create_app({"SECRET_KEY": "yardstick", "SESSION_DIR": folder, "ROOM_DIR": folder + "/rooms"})
 app = game_app.__class__("jinja_floor", template_folder=game_app.template_folder, static_folder=None)
 app.jinja_env.globals["url_for"] = lambda endpoint, **values: f"/{endpoint}"
 
@@ -21,13 +22,18 @@ def page():
     return render_template(
         "play/index.html",
         game=game,
+        past=None,
+        here="/?g=ref&n=2#board",
         token=game.token,
         options=state.preferences(game),
         view=VIEW,
         teach=False,
         message=None,
-        score={"wins": 0, "losses": 0, "draws": 0},
+        score=[("wins", "Wins", 0), ("losses", "Losses", 0), ("draws", "Draws", 0)],
         history=game.history(),
+        review="0-4",
+        position="X...O....",
+        start="",
     )
 
 

@@ -11,6 +11,10 @@ served the same way, in the same run, round after round:
   session's lock, plays or undoes, and writes the session. Against the bare app, the same
   requests get a plain redirect.
 
+- waiting room: GET of a room's page by the player who waits for a friend's move, as its
+  meta refresh asks for it every couple of seconds (the issue's "polling must be cheap"),
+  16 connections; its ratio is to the bare app's page.
+
 Beside them, for the page only, bench/jinja_floor_app.py: the game's own page template
 rendered from a fixed game with none of the game's work, to show what any page of this
 content rendered by Jinja could reach.
@@ -30,12 +34,14 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests import servers  # noqa: E402
 from tests.conftest import Player  # noqa: E402
+from tests.page import Page  # noqa: E402
 
 CONNECTIONS = 16
 MOVE_SCRIPT = """
@@ -73,6 +79,16 @@ def setup(base: str) -> tuple[str, list[str]]:
         player.submit("new-game")
         move_args += [player.client.cookies["ttt"], player.page().form("undo")["game"]]
     return reader.client.cookies["ttt"], move_args
+
+
+def waiting_room(base: str) -> tuple[str, str]:
+    """A room's path and the session id of its host, who has moved and waits for the guest."""
+    host, guest = servers.HttpClient(base), servers.HttpClient(base)
+    path = urlsplit(host.post("/room/new").headers["Location"]).path
+    guest.post(f"{path}/join")
+    first = next(iter(Page(host.get(path).text).links.values()))
+    assert host.get(first).status_code == 303
+    return path, host.cookies["ttt"]
 
 
 def wrk(url: str, seconds: float, script: Path | None = None, args: list[str] = (), cookie: str = "") -> dict:
@@ -115,6 +131,9 @@ def main() -> None:
                 results.setdefault((name, "page"), []).append(wrk(base + "/", args.seconds, cookie=cookie))
                 if name != "Jinja floor":
                     results.setdefault((name, "move"), []).append(wrk(base, args.seconds, script, move_args))
+                if game:
+                    path, host = waiting_room(base)
+                    results.setdefault((name, "waiting room"), []).append(wrk(base + path, args.seconds, cookie=host))
     report(results, args)
 
 
@@ -123,7 +142,7 @@ def report(results: dict, args) -> None:
     print("| app | request | requests/s | p50 ms | p99 ms | errors | x bare |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for (name, kind), runs in results.items():
-        bare = results[("bare Flask", kind)]
+        bare = results.get(("bare Flask", kind)) or results[("bare Flask", "page")]
         ratio = statistics.median(run["rps"] / base["rps"] for run, base in zip(runs, bare, strict=True))
         rps, p50, p99 = (statistics.median(run[key] for run in runs) for key in ("rps", "p50", "p99"))
         errors = sum(run["errors"] for run in runs)

@@ -1,8 +1,10 @@
 """Headers, cookies, forged requests, error pages, static files, and a fuzzer."""
 
+import json
 import pickle
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,6 +17,7 @@ from tests.page import Page
 from ttt_web import sessions
 from ttt_web.app import ROOT, create_app
 from ttt_web.game import Game
+from ttt_web.room import Room
 
 REQUIRED_CSP = ["default-src 'self'", "frame-ancestors 'none'", "object-src 'none'", "base-uri 'none'"]
 
@@ -210,9 +213,19 @@ def test_only_static_files_are_served(client, path):
 
 # The fuzzer: random requests at every route, with a real game going on between them.
 
+_fuzz_dir, _fuzz_rooms = tempfile.TemporaryDirectory(), tempfile.TemporaryDirectory()
+FUZZ_APP = create_app({"SECRET_KEY": "s", "SESSION_DIR": _fuzz_dir.name, "ROOM_DIR": _fuzz_rooms.name})
+FUZZ_CLIENT = FUZZ_APP.test_client()
+ROOM = FUZZ_CLIENT.post("/room/new").headers["Location"]  # the fuzzed client is its host
+FUZZ_APP.test_client().post(f"{ROOM}/join")
 ROUTES = ["/", "/move", "/new", "/undo", "/teach", "/score/reset", "/robots.txt", "/favicon.ico", "/static/style.css"]
+ROUTES += [
+    "/room/new",
+    ROOM,
+    *(f"{ROOM}/{action}" for action in ("move", "join", "resign", "rematch", "leave", "refresh")),
+]
 METHODS = ["GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH"]
-FIELDS = ["game", "n", "row", "col", "side", "difficulty", "mode", "cell", "x"]
+FIELDS = ["game", "n", "row", "col", "side", "difficulty", "mode", "cell", "x", "name", "name_x", "name_o", "swap"]
 printable = st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=30)
 anytext = st.text(max_size=30)
 values = st.one_of(anytext, st.integers(-5, 12).map(str), st.sampled_from(["X", "O", "ai", "friend", "easy", ""]))
@@ -233,10 +246,6 @@ requests = st.fixed_dictionaries(
         "real_move": st.booleans(),
     }
 )
-
-_fuzz_dir = tempfile.TemporaryDirectory()
-FUZZ_APP = create_app({"SECRET_KEY": "s", "SESSION_DIR": _fuzz_dir.name})
-FUZZ_CLIENT = FUZZ_APP.test_client()
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -265,7 +274,11 @@ def test_fuzzed_requests_never_5xx_and_the_game_stays_legal(batch):
 
 
 def assert_store_is_legal():
-    """Every stored session holds, if any game, a legal one consistent with its history."""
+    """Every stored session holds, if any game, a legal one consistent with its history;
+    the room, if still there, too."""
+    room = Path(_fuzz_rooms.name, urlsplit(ROOM).path.rsplit("/", 1)[-1] + ".json")
+    if room.exists():
+        assert Room.from_data(json.loads(room.read_text())["room"]) is not None
     for entry in sessions.stored_files(Path(_fuzz_dir.name)):
         with open(entry.path, "rb") as f:
             f.read(sessions.HEADER.size)  # the expiry stamp

@@ -187,7 +187,7 @@ def reset_score():
 
 @bp.get("/robots.txt")
 def robots():
-    return Response("User-agent: *\nDisallow: /move\n", mimetype="text/plain")
+    return Response("User-agent: *\nDisallow: /move\nDisallow: /room/\n", mimetype="text/plain")
 
 
 @bp.get("/favicon.ico")
