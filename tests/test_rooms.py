@@ -2,6 +2,7 @@
 and across two gunicorn instances sharing Redis."""
 
 import json
+import os
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -12,6 +13,7 @@ import redis
 from tests import servers
 from tests.page import Page
 from ttt_web.room import GUEST, HOST, Room, RoomError, new_key
+from ttt_web.roomstore import FileRooms
 
 WIN_FOR_X = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]  # X completes the top row
 
@@ -234,6 +236,24 @@ def test_a_room_nobody_changes_expires(app_factory):
     time.sleep(1.2)
     assert host.client.get(host.path).status_code == 404
     assert guest.client.get(f"{host.path}/move?n=0&row=0&col=0&game=x").status_code == 404
+
+
+def test_a_bad_name_on_an_invitation_is_refused(client):
+    response = client.post("/room/new", data={"name": "<script>"})
+    assert response.status_code == 400 and "12 letters" in response.text
+
+
+def test_expired_rooms_are_swept_from_the_file_store(tmp_path):
+    store = FileRooms(tmp_path, idle=1)
+    room = Room.open(new_key())
+    with store.change(room.id) as change:
+        change.write = room
+    (tmp_path / "left-by-a-killed-writer.1.tmp").write_text("{")
+    os.utime(tmp_path / "left-by-a-killed-writer.1.tmp", (0, 0))
+    assert store.get(room.id) == room
+    time.sleep(1.1)
+    assert store.get(room.id) is None and store.sweep() == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".last-sweep", ".locks"]
 
 
 def test_the_invitation_form_is_on_the_game_page(play):

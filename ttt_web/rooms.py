@@ -11,7 +11,7 @@ import hmac
 import segno
 from flask import Blueprint, current_app, redirect, render_template, request
 from markupsafe import Markup
-from werkzeug.exceptions import Forbidden, MethodNotAllowed, NotFound
+from werkzeug.exceptions import BadRequest, Forbidden, MethodNotAllowed, NotFound
 
 from . import state
 from .board import board_view, status
@@ -42,7 +42,10 @@ def invite():
     if game is not None and not hmac.compare_digest(request.form.get("game", "").encode(), game.token.encode()):
         raise Forbidden("That button belongs to another game.")
     key = new_key()
-    room = Room.open(key, clean_name(request.form.get("name", "")))
+    try:
+        room = Room.open(key, clean_name(request.form.get("name", "")))
+    except RoomError as exc:
+        raise BadRequest(str(exc)) from exc
     with rooms().change(room.id) as change:
         change.write = room
     leave_rooms(state.take_seat(room.id, key))

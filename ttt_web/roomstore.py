@@ -92,7 +92,11 @@ class FileRooms:
         self.sweep()
 
     def sweep(self) -> int:
+        """Remove expired rooms, and temporaries that a killed writer left."""
         removed = 0
+        for path in self.directory.glob("*.tmp"):
+            if time.time() - path.stat().st_mtime > 60:
+                path.unlink(missing_ok=True)
         for path in self.directory.glob("*.json"):
             room_id = path.stem
             if self.get(room_id) is None and valid_id(room_id):
