@@ -425,6 +425,8 @@ def test_two_browsers_play_through_a_room(browser, live_server):
     click_through(host.locator("#auto-refresh button"))
     link = host.locator("#room-link").input_value()
     assert link.startswith(live_server + "/room/")
+    SHOTS.mkdir(exist_ok=True)
+    host.screenshot(path=SHOTS / "room-invite-light-1280.png", full_page=True)
     guest.goto(link)
     guest.locator("#join input[name=name]").fill("Bob")
     click_through(guest.locator("#join button"))
@@ -438,6 +440,7 @@ def test_two_browsers_play_through_a_room(browser, live_server):
         expect(player.locator("#status")).to_have_attribute("data-result", "draw", timeout=10_000)
         expect(player.locator("#room-score")).to_have_attribute("data-draws", "1")
     assert_accessible(host, allowed=("meta-refresh",))  # axe needs JavaScript: the guest has none
+    guest.screenshot(path=SHOTS / "room-over-light-1280.png", full_page=True)
     click_through(guest.locator("#rematch button"))
     expect(guest.locator("#status")).to_have_text("Your turn: place X.")
     expect(host.locator("#status")).to_have_text("Waiting for Bob to move.", timeout=10_000)

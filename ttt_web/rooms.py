@@ -168,7 +168,7 @@ def page(room: Room, message: str | None = None) -> str:
         refresh=REFRESH_SECONDS if waiting and state.auto_refresh_on() else None,
         message=message,
         link=link,
-        qr=qr_svg(link) if you is not None and not room.closed else None,
+        qr=qr_svg(link) if you is not None and not room.full and not room.closed else None,
         can_join=you is None and not room.full and not room.closed,
     )
 
