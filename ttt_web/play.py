@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hmac
 import random
+from collections.abc import Callable
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, session
 from werkzeug.exceptions import MethodNotAllowed
@@ -73,13 +74,7 @@ def index():
 
 @bp.get("/move")
 def move():
-    if request.method == "HEAD":  # a link checker or preview must not play the move
-        raise MethodNotAllowed(["GET"], "A move is played by following its link.")
-    if any(request.headers.get(h, "").lower().startswith(v) for h, v in PREFETCH_HEADERS.items()):
-        raise Rejected("Moves are not prefetched.", 403)
-    number, row, col = (_int_arg(name) for name in ("n", "row", "col"))
-    if not (0 <= row <= 2 and 0 <= col <= 2):
-        raise Rejected("There is no such cell on the board.", 400)
+    number, cell = requested_move(Rejected)
     game, token = state.current_game(), request.args.get("game")
     if game is None:
         if token or number != 0:
@@ -90,9 +85,25 @@ def move():
             check_token(game, token)
         if not token or number != game.number:
             raise Rejected("That link is out of date: the board has changed since. Here it is now.")
-    game = game.play(3 * row + col, rng)
+    game = game.play(cell, rng)
     state.save(game)
     return back_to_board(game)
+
+
+def requested_move(refuse: Callable[[str, int], Exception]) -> tuple[int, int]:
+    """The move number and the cell (0-8) that a move link names. A link checker's HEAD, a
+    prefetch or a malformed link must not play: `refuse(message, status)` is raised."""
+    if request.method == "HEAD":
+        raise MethodNotAllowed(["GET"], "A move is played by following its link.")
+    if any(request.headers.get(h, "").lower().startswith(v) for h, v in PREFETCH_HEADERS.items()):
+        raise refuse("Moves are not prefetched.", 403)
+    values = [request.args.get(name, "") for name in ("n", "row", "col")]
+    if not all(value.isascii() and value.isdigit() and len(value) <= 3 for value in values):
+        raise refuse("That move link is not valid.", 400)
+    number, row, col = map(int, values)
+    if not (0 <= row <= 2 and 0 <= col <= 2):
+        raise refuse("There is no such cell on the board.", 400)
+    return number, 3 * row + col
 
 
 @bp.post("/new")
@@ -218,13 +229,6 @@ def check_form_token() -> None:
     game = state.current_game()
     if game is not None:
         check_token(game, request.form.get("game"))
-
-
-def _int_arg(name: str) -> int:
-    value = request.args.get(name, "")
-    if not (value.isascii() and value.isdigit() and len(value) <= 3):
-        raise Rejected("That move link is not valid.", 400)
-    return int(value)
 
 
 def page(message: str | None = None, start: tuple[int, ...] | None = None, past: int | None = None) -> str:

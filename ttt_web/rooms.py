@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import functools
 import hmac
+from collections.abc import Callable
 
 import segno
 from flask import Blueprint, current_app, redirect, render_template, request
 from markupsafe import Markup
-from werkzeug.exceptions import BadRequest, Forbidden, MethodNotAllowed, NotFound
+from werkzeug.exceptions import BadRequest, Forbidden, NotFound
 
 from . import state
 from .board import board_view, status
 from .game import cell_name, clean_name
-from .play import PREFETCH_HEADERS
+from .play import requested_move
 from .room import GUEST, HOST, Room, RoomError, new_key
 from .roomstore import rooms
 from .urls import url_for
@@ -71,33 +72,26 @@ def join(room_id: str):
 
 @bp.get("/<room_id>/move")
 def move(room_id: str):
-    if request.method == "HEAD":  # a link checker or preview must not play the move
-        raise MethodNotAllowed(["GET"], "A move is played by following its link.")
-    if any(request.headers.get(h, "").lower().startswith(v) for h, v in PREFETCH_HEADERS.items()):
-        raise RoomError("Moves are not prefetched.", 403)
-    number, row, col = (_int_arg(name) for name in ("n", "row", "col"))
-    if not (0 <= row <= 2 and 0 <= col <= 2):
-        raise RoomError("There is no such cell on the board.", 400)
-    with rooms().change(room_id) as change:
-        found = existing(change.room)
-        who = found.player(state.seat_key(room_id))
-        change.write = found.play(who, 3 * row + col, number, request.args.get("game", ""))
-    return to_room(room_id)
+    number, cell = requested_move(RoomError)
+    token = request.args.get("game", "")
+    return act(room_id, lambda room, who: room.play(who, cell, number, token))
 
 
 @bp.post("/<room_id>/resign")
 def resign(room_id: str):
-    with rooms().change(room_id) as change:
-        found = existing(change.room)
-        change.write = found.resign(found.player(state.seat_key(room_id)), request.form.get("game", ""))
-    return to_room(room_id)
+    return act(room_id, lambda room, who: room.resign(who, request.form.get("game", "")))
 
 
 @bp.post("/<room_id>/rematch")
 def rematch(room_id: str):
+    return act(room_id, lambda room, who: room.rematch(who, request.form.get("game", "")))
+
+
+def act(room_id: str, action: Callable[[Room, int | None], Room]):
+    """Change the room under its lock, as the player this session seats (or None)."""
     with rooms().change(room_id) as change:
         found = existing(change.room)
-        change.write = found.rematch(found.player(state.seat_key(room_id)), request.form.get("game", ""))
+        change.write = action(found, found.player(state.seat_key(room_id)))
     return to_room(room_id)
 
 
@@ -138,13 +132,6 @@ def to_room(room_id: str):
     """See Other, to the room's page: a reload repeats nothing. No #board here: a browser
     does not reload a page whose address has a fragment when its meta refresh fires."""
     return redirect(url_for("rooms.room", room_id=room_id), 303)
-
-
-def _int_arg(name: str) -> int:
-    value = request.args.get(name, "")
-    if not (value.isascii() and value.isdigit() and len(value) <= 3):
-        raise RoomError("That move link is not valid.", 400)
-    return int(value)
 
 
 # The page.

@@ -11,7 +11,7 @@ import contextlib
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import redis
@@ -31,7 +31,34 @@ class Change:
         self.write: Room | None = None
 
 
-class FileRooms:
+class Rooms:
+    """What both stores share: a change is read, made and written under the room's lock."""
+
+    @contextlib.contextmanager
+    def change(self, room_id: str) -> Iterator[Change]:
+        if not valid_id(room_id):
+            yield Change(None)
+            return
+        room, write, release = self._take(room_id)
+        try:
+            change = Change(room)
+            yield change
+            if change.write is not None:
+                write(change.write)
+        finally:
+            release()
+        if change.write is not None:
+            self._written()
+
+    def _take(self, room_id: str) -> tuple[Room | None, Callable[[Room], None], Callable[[], None]]:
+        """Lock the room: (the room now, how to write it, how to let the lock go)."""
+        raise NotImplementedError
+
+    def _written(self) -> None:
+        """After a write, with no lock held."""
+
+
+class FileRooms(Rooms):
     """One JSON file per room, replaced whole, so a reader never sees half a room."""
 
     def __init__(self, directory: Path, idle: int) -> None:
@@ -45,29 +72,18 @@ class FileRooms:
             return None
         try:
             record = json.loads((self.directory / f"{room_id}.json").read_bytes())
-        except FileNotFoundError:
+        except (FileNotFoundError, ValueError):  # none, or a damaged one: no game worth a 503
             return None
-        except ValueError:
-            return None  # a damaged file holds no game worth a 503
         if not isinstance(record, dict) or record.get("expires", 0) < time.time():
             return None
         return Room.from_data(record.get("room"))
 
-    @contextlib.contextmanager
-    def change(self, room_id: str) -> Iterator[Change]:
-        if not valid_id(room_id):
-            yield Change(None)
-            return
+    def _take(self, room_id: str) -> tuple[Room | None, Callable[[Room], None], Callable[[], None]]:
         release = self.locks.acquire(f"room:{room_id}")
-        try:
-            change = Change(self.get(room_id))
-            yield change
-            if change.write is not None:
-                self._write(change.write)
-        finally:
-            release()
-        if change.write is not None:
-            self._sweep_if_due()  # with no lock held: a sweep takes the locks of the rooms it removes
+        return self.get(room_id), self._write, release
+
+    def _written(self) -> None:
+        self._sweep_if_due()  # with no lock held: a sweep takes the locks of the rooms it removes
 
     def _write(self, room: Room) -> None:
         record = json.dumps({"expires": time.time() + self.idle, "room": room.to_data()}).encode()
@@ -107,7 +123,7 @@ class FileRooms:
         return removed
 
 
-class RedisRooms:
+class RedisRooms(Rooms):
     """One key per room, with the idle time as its expiry; changed through a fenced lock."""
 
     def __init__(self, client: redis.Redis, idle: int) -> None:
@@ -124,20 +140,13 @@ class RedisRooms:
             return None
         return self._decode(self.client.get(self.key(room_id)))
 
-    @contextlib.contextmanager
-    def change(self, room_id: str) -> Iterator[Change]:
-        if not valid_id(room_id):
-            yield Change(None)
-            return
+    def _take(self, room_id: str) -> tuple[Room | None, Callable[[Room], None], Callable[[], None]]:
         lock = self.locks.acquire(f"room:{room_id}")
-        try:
-            change = Change(self._decode(lock.record))
-            yield change
-            if change.write is not None:
-                record = json.dumps(change.write.to_data()).encode()
-                lock.write_and_release(self.key(room_id), record, self.idle, None)
-        finally:
-            lock()  # releases, unless the write did
+
+        def write(room: Room) -> None:
+            lock.write_and_release(self.key(room_id), json.dumps(room.to_data()).encode(), self.idle, None)
+
+        return self._decode(lock.record), write, lock  # calling the lock releases it, unless written
 
     @staticmethod
     def _decode(record: bytes | None) -> Room | None:
