@@ -264,7 +264,7 @@ def test_head_on_a_move_link_plays_nothing(play, stored):
     assert response.status_code == 405 and response.headers["Allow"] == "GET"
     assert stored() == 0
     page = play.move(0, 0)
-    response = play.client.head(page.links[2, 2])
+    response = play.client.head(next(iter(page.links.values())))
     assert response.status_code == 405
     assert play.page().marks == page.marks
 
