@@ -448,6 +448,18 @@ def test_two_browsers_play_through_a_room(browser, live_server):
     guest.context.close()
 
 
+def test_an_invitation_on_a_phone_puts_the_link_first(page: Page):
+    page.emulate_media(color_scheme="dark")
+    page.set_viewport_size({"width": 320, "height": 740})
+    page.goto("/")
+    click_through(page.locator("#invite button"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    share, board = page.locator("#share").bounding_box(), page.locator("#board").bounding_box()
+    assert share["y"] + share["height"] <= board["y"]
+    expect(page.locator("#share svg")).to_be_in_viewport()
+    assert_accessible(page, allowed=("meta-refresh",))
+
+
 def test_screenshots_of_the_key_states(browser, live_server):
     SHOTS.mkdir(exist_ok=True)
     for scheme in ("light", "dark"):

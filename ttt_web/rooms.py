@@ -185,7 +185,7 @@ def room_status(room: Room, you: int | None) -> tuple[str, str, str]:
     if not room.full:
         if you is None:
             return "waiting", "", f"{cap(names[HOST])} is waiting for someone to take the other seat."
-        return "waiting", "", "Waiting for your friend to open the link."
+        return "waiting", "", "Waiting for your friend to join."
     if room.over:
         return "over", _result(room, you), _ending(room, names)
     game, turn = room.game, room.whose_turn()
