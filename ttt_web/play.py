@@ -241,7 +241,7 @@ def page(message: str | None = None, start: tuple[int, ...] | None = None, past:
         "play/index.html",
         game=game,
         past=past,
-        here=board_url(game),
+        here=board_url(game) if past is not None else "",  # the way back from an earlier board
         token=game.token if game else "",
         options=state.preferences(game),
         view=view,

@@ -118,8 +118,9 @@ def leave_rooms(seats: dict[str, str]) -> None:
     """Leave the rooms a session gave up its seats in: their games cannot go on."""
     for room_id, key in seats.items():
         with rooms().change(room_id) as change:
-            if change.room is not None and change.room.player(key) is not None and not change.room.closed:
-                change.write = change.room.leave(change.room.player(key))
+            who = change.room.player(key) if change.room is not None and not change.room.closed else None
+            if who is not None:
+                change.write = change.room.leave(who)
 
 
 def existing(room: Room | None) -> Room:
@@ -143,14 +144,15 @@ def page(room: Room, message: str | None = None) -> str:
     mine = you is not None and turn == you
     waiting = not room.closed and not mine  # for a friend, a move, or a new game
     link = share_link(room.id)
+    names = player_names(room, you)
     return render_template(
         "rooms/room.html",
         room=room,
         you=you,
         your_mark=room.mark(you) if you is not None else "",
-        labels=tuple(cap(name) for name in player_names(room, you)),
+        labels=tuple(cap(name) for name in names),
         view=board_view(room.game, False, links=mine, move_url=url_for("rooms.move", room_id=room.id)),
-        line=room_status(room, you),
+        line=room_status(room, you, names),
         waiting=waiting,
         refresh=REFRESH_SECONDS if waiting and state.auto_refresh_on() else None,
         message=message,
@@ -177,9 +179,9 @@ def cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def room_status(room: Room, you: int | None) -> tuple[str, str, str]:
-    """(state, result, text) of the line above the board, for this visitor."""
-    names = player_names(room, you)
+def room_status(room: Room, you: int | None, names: tuple[str, str]) -> tuple[str, str, str]:
+    """(state, result, text) of the line above the board, for this visitor, who knows the
+    players by `names` (player_names)."""
     if room.closed:
         return "closed", "", "A player left: this room has closed."
     if not room.full:

@@ -55,7 +55,8 @@ def all_scores() -> list[tuple[str, list[tuple[str, str, int]]]]:
     """Every kind of game with a score: its name and its rows."""
     kinds = [(f"Against the AI, {d}", f"ai-{d}") for d in DIFFICULTIES] + [("Two players", "friend")]
     kinds += [("Two players, by name", key) for key in session.get("score") or {} if key.startswith("friend:")]
-    return [(name, _rows(key)) for name, key in kinds if any(n for _, _, n in _rows(key))]
+    listed = [(name, _rows(key)) for name, key in kinds]
+    return [(name, rows) for name, rows in listed if any(n for _, _, n in rows)]
 
 
 def _rows(key: str) -> list[tuple[str, str, int]]:
