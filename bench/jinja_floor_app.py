@@ -12,7 +12,7 @@ from ttt_web.game import DEFAULTS, Game
 
 game = Game(token="A" * 22, moves=(0, 4), **DEFAULTS)
 folder = tempfile.mkdtemp(prefix="ttt-floor-")
-game_app = create_app({"SECRET_KEY": "yardstick", "SESSION_DIR": folder, "ROOM_DIR": folder + "/rooms"})
+game_app = create_app({"SECRET_KEY": "yardstick", "DATABASE": folder + "/ttt.sqlite3"})
 app = game_app.__class__("jinja_floor", template_folder=game_app.template_folder, static_folder=None)
 app.jinja_env.globals["url_for"] = lambda endpoint, **values: f"/{endpoint}"
 

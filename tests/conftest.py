@@ -1,6 +1,9 @@
 import contextlib
+import json
 import os
+import sqlite3
 import subprocess
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -10,7 +13,6 @@ from flask.testing import FlaskClient
 
 from tests.page import Page
 from tests.servers import RedisServer
-from ttt_web import sessions
 from ttt_web.app import create_app
 
 
@@ -21,11 +23,10 @@ def redis_server(tmp_path_factory):
     server.stop()
 
 
-@pytest.fixture(params=["files", "redis"])
+@pytest.fixture(params=["sqlite", "redis"])
 def app_factory(request, tmp_path):
-    """Makes the app, with extra config, on each store: the embedded file store, and Redis."""
-    config = {"TESTING": True, "SECRET_KEY": "test-secret", "SESSION_DIR": str(tmp_path / "sessions")}
-    config["ROOM_DIR"] = str(tmp_path / "rooms")
+    """Makes the app, with extra config, on each store: embedded SQLite, and Redis."""
+    config = {"TESTING": True, "SECRET_KEY": "test-secret", "DATABASE": str(tmp_path / "db" / "ttt.sqlite3")}
     if request.param == "redis":
         server = request.getfixturevalue("redis_server")
         redis.Redis.from_url(server.url).flushdb()
@@ -60,10 +61,21 @@ def client(app):
 @pytest.fixture
 def stored(app):
     """How many sessions the store holds."""
+    return lambda: len(records(app))
+
+
+def records(app, table: str = "sessions") -> dict[str, dict]:
+    """Every live record of a table, read from the database itself (not through the app)."""
     if app.config.get("REDIS_URL"):
         client = redis.Redis.from_url(app.config["REDIS_URL"])
-        return lambda: sum(1 for _ in client.scan_iter(app.config["SESSION_KEY_PREFIX"] + "*"))
-    return lambda: sum(1 for _ in sessions.stored_files(Path(app.config["SESSION_DIR"])))
+        keys = [key.decode() for key in client.scan_iter(f"ttt:{table}:*")]
+        return {key.split(":", 2)[2]: json.loads(client.hget(key, "d")) for key in keys}
+    path = Path(app.config["DATABASE"])
+    if not path.exists():
+        return {}
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        rows = db.execute(f"SELECT id, data FROM {table} WHERE expires > ?", (time.time(),)).fetchall()
+    return {key: json.loads(data) for key, data in rows}
 
 
 @pytest.fixture

@@ -57,6 +57,21 @@ def stop(process: subprocess.Popen) -> None:
             process.wait()
 
 
+MASTERS: dict[str, int] = {}  # the gunicorn master of each base URL being served
+
+
+def worker_pids(base: str) -> list[int]:
+    """The worker processes of the gunicorn that serves `base`."""
+    master = MASTERS[base]
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    return [int(pid) for pid in children]
+
+
+def all_pids(base: str) -> list[int]:
+    """The master first, then its workers."""
+    return [MASTERS[base], *worker_pids(base)]
+
+
 @contextlib.contextmanager
 def gunicorn(env: dict[str, str], workers: int = 2, app: str = "wsgi:app", log: Path | None = None):
     """Serve `app` from the project root with the project's gunicorn.conf.py, as `make run`
@@ -66,10 +81,13 @@ def gunicorn(env: dict[str, str], workers: int = 2, app: str = "wsgi:app", log: 
     command += ["--workers", str(workers), "--bind", f"127.0.0.1:{port}", app]
     output = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 - closed below
     process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **env}, stdout=output, stderr=output)
+    base = f"http://127.0.0.1:{port}"
     try:
         wait_for_port(port, process)
-        yield f"http://127.0.0.1:{port}"
+        MASTERS[base] = process.pid
+        yield base
     finally:
+        MASTERS.pop(base, None)
         stop(process)
         if log:
             output.close()
@@ -236,3 +254,22 @@ class SlowClients:
                     self.reopened += 1
                     with contextlib.suppress(OSError):
                         self.sockets[n] = self._open(n)
+
+
+class UnfinishedBodies(SlowClients):
+    """`count` POSTs with made-up session cookies whose bodies never finish: to /new, and
+    every fourth one to each of `paths` in turn (a room's resign, say), with no cookie."""
+
+    def __init__(self, base: str, count: int, paths: list[str]) -> None:
+        super().__init__(base, count)
+        self.paths = paths
+
+    def _open(self, n: int) -> socket.socket:
+        path, cookie = "/new", f"Cookie: ttt=made-up-{n:04d}{'x' * 30}\r\n"
+        if n % 4 == 3:
+            path, cookie = self.paths[n // 4 % len(self.paths)], ""
+        head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{cookie}"
+        head += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 4096\r\n\r\ngame="
+        sock = socket.create_connection(self.address, timeout=5)
+        sock.sendall(head.encode())
+        return sock

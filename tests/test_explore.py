@@ -40,7 +40,7 @@ def test_a_position_shows_every_move_its_line_and_its_refutations(client):
 
 
 def test_every_reachable_position_explained_as_the_judge_says(tmp_path):
-    client = create_app({"SECRET_KEY": "s", "SESSION_DIR": str(tmp_path)}).test_client()
+    client = create_app({"SECRET_KEY": "s", "DATABASE": str(tmp_path / "ttt.sqlite3")}).test_client()
     for pos in sorted(judge.reachable()):
         response = client.get(f"/explore/{pos}")
         assert response.status_code == 200, pos

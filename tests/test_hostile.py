@@ -2,20 +2,17 @@
 lock folders (in test_store_faults), session floods. Real servers run under the project's
 gunicorn.conf.py, as `make run` and the README's deployment do."""
 
-import fcntl
-import os
+import contextlib
 import random
-import threading
+import sqlite3
 import time
-from pathlib import Path
 
 import pytest
 import redis
 
 from tests import servers
-from tests.conftest import Player, server_like
+from tests.conftest import Player, records, server_like
 from tests.page import Page
-from ttt_web import sessions
 from ttt_web.app import create_app
 
 
@@ -57,47 +54,25 @@ def test_256_slow_clients_do_not_stall_a_player(tmp_path, request, deployment):
                 assert load < 1 and move < 1, (load, move)
 
 
-@pytest.mark.parametrize("store", ["files", "redis"])
-def test_requests_waiting_for_a_session_lock_do_not_stall_other_players(tmp_path, request, store):
-    """Four clicks wait on a session whose lock someone else holds; the other players of the
-    same worker go on meanwhile (a blocking wait would hold the worker)."""
-    env = store_env(tmp_path, store, request)
-    with servers.gunicorn(env, workers=1) as base:
-        waiting, other = Player(servers.HttpClient(base)), Player(servers.HttpClient(base, timeout=5))
-        href = next(iter(waiting.move(1, 1).links.values()))
-        sid = waiting.client.cookies["ttt"]
-        with hold_lock(env, sid):
-            clicks = [threading.Thread(target=waiting.client.get, args=(href,)) for _ in range(4)]
-            for click in clicks:
-                click.start()
-            time.sleep(0.5)  # the clicks are waiting for the lock
-            for _ in range(3):
+@pytest.mark.parametrize("store", ["sqlite", "redis"])
+def test_unfinished_bodies_hold_nobody_but_themselves(tmp_path, request, store):
+    """256 POSTs with made-up cookies whose bodies never finish, and a spectator's resign of a
+    room whose body never finishes either: the room's players and another player move in
+    under a second all along. Nothing is locked while a client sends."""
+    with servers.gunicorn(store_env(tmp_path, store, request), workers=2) as base:
+        host, guest = (servers.HttpClient(base, timeout=5) for _ in range(2))
+        room = host.post("/room/new").headers["Location"]
+        assert guest.post(f"{room}/join").status_code == 303
+        other = Player(servers.HttpClient(base, timeout=5))
+        with servers.UnfinishedBodies(base, 256, [f"{room}/resign", f"{room}/join"]):
+            time.sleep(1)  # every body under way
+            for n in range(6):
+                seat = host if n % 2 == 0 else guest
+                link = next(iter(Page(seat.get(room).text).links.values()))
+                response, took = timed(seat.get, link)
+                assert response.status_code == 303 and took < 1, (response.status_code, took)
                 load, move = play_timed(other)
                 assert load < 1 and move < 1, (load, move)
-        for click in clicks:
-            click.join()
-
-
-class hold_lock:
-    """Holds the lock of session `sid` from outside the app, as a long request would."""
-
-    def __init__(self, env, sid):
-        self.env, self.sid = env, sid
-
-    def __enter__(self):
-        if "REDIS_URL" in self.env:
-            self.client = redis.Redis.from_url(self.env["REDIS_URL"])
-            self.client.set(sessions.RedisLocks.key(self.sid), "someone else", px=10_000)
-        else:
-            directory = Path(self.env["TTT_INSTANCE_DIR"], "sessions", ".locks")
-            self.fd = os.open(sessions.FileLocks(directory).path(self.sid), os.O_RDWR | os.O_CREAT)
-            fcntl.flock(self.fd, fcntl.LOCK_EX)
-
-    def __exit__(self, *exc):
-        if "REDIS_URL" in self.env:
-            self.client.delete(sessions.RedisLocks.key(self.sid))
-        else:
-            os.close(self.fd)
 
 
 # Two requests at once on one cookie, as from two tabs: one of them starts a new game.
@@ -110,7 +85,7 @@ def score(page: Page) -> tuple[str, str, str]:
     return element.attrs["data-wins"], element.attrs["data-losses"], element.attrs["data-draws"]
 
 
-@pytest.mark.parametrize("store", ["files", "redis"])
+@pytest.mark.parametrize("store", ["sqlite", "redis"])
 def test_racing_a_new_game_never_loses_the_score_or_the_options(tmp_path, request, store):
     with servers.gunicorn(store_env(tmp_path, store, request), workers=2) as base:
         client = servers.HttpClient(base)
@@ -147,10 +122,10 @@ def test_racing_a_new_game_never_loses_the_score_or_the_options(tmp_path, reques
                 if name == "new+reset" and score(page) != baseline:
                     assert score(page) == ("0", "0", "0"), (name, round_)
                     baseline = score(page)
-                now = score(page)
-                resigned = (now[0], int(now[1]) - 1, now[2]) == (baseline[0], int(baseline[1]), baseline[2])
-                if name == "new+move" and resigned:
-                    baseline = score(page)  # the move lost the game, and the new game resigned it
+                now, before = [int(n) for n in score(page)], [int(n) for n in baseline]
+                one_more = sum(now) == sum(before) + 1 and all(n >= b for n, b in zip(now, before, strict=True))
+                if name == "new+move" and one_more:
+                    baseline = score(page)  # the move ended the game, or the new game resigned a lost one
                 assert score(page) == baseline, (name, round_, statuses)
 
 
@@ -158,7 +133,7 @@ def test_racing_a_new_game_never_loses_the_score_or_the_options(tmp_path, reques
 
 
 def flood_app(tmp_path, request, store, **config):
-    config = {"SECRET_KEY": "s", "SESSION_DIR": str(tmp_path / "sessions"), **config}
+    config = {"SECRET_KEY": "s", "DATABASE": str(tmp_path / "db" / "ttt.sqlite3"), **config}
     if store == "redis":
         config["REDIS_URL"] = request.getfixturevalue("redis_server").url
         redis.Redis.from_url(config["REDIS_URL"]).flushdb()
@@ -166,13 +141,10 @@ def flood_app(tmp_path, request, store, **config):
 
 
 def stored_count(app) -> int:
-    if app.config.get("REDIS_URL"):
-        client = redis.Redis.from_url(app.config["REDIS_URL"])
-        return sum(1 for _ in client.scan_iter(app.config["SESSION_KEY_PREFIX"] + "*"))
-    return sum(1 for _ in sessions.stored_files(Path(app.config["SESSION_DIR"])))
+    return len(records(app))
 
 
-@pytest.mark.parametrize("store", ["files", "redis"])
+@pytest.mark.parametrize("store", ["sqlite", "redis"])
 def test_a_flood_from_one_address_is_limited_and_a_player_plays_on(tmp_path, request, store):
     app = flood_app(tmp_path, request, store, NEW_SESSION_LIMIT="40 per minute", MAX_SESSIONS=500)
     player = Player(app.test_client())
@@ -223,15 +195,13 @@ def test_behind_a_proxy_the_limit_counts_each_forwarded_address(tmp_path):
     assert [newcomer("127.3.0.1"), newcomer("127.3.0.2"), newcomer("127.3.0.1")] == [303, 303, 429]
 
 
-def test_the_file_store_keeps_at_most_its_cap_and_evicts_the_games_idle_the_longest(tmp_path, request):
-    app = flood_app(tmp_path, request, "files", NEW_SESSION_LIMIT="100000 per minute", MAX_SESSIONS=100)
-    directory = tmp_path / "sessions"
+@pytest.mark.parametrize("store", ["sqlite", "redis"])
+def test_the_store_keeps_at_most_its_cap_and_evicts_the_games_idle_the_longest(tmp_path, request, store):
+    app = flood_app(tmp_path, request, store, NEW_SESSION_LIMIT="100000 per minute", MAX_SESSIONS=100)
     idle, active = Player(app.test_client()), Player(app.test_client())
     idle.move(1, 1)
     page = active.move(1, 1)
-    past = time.time() - 3600
-    for entry in sessions.stored_files(directory):  # both an hour idle; the active one plays on
-        os.utime(entry.path, (past, past))
+    age_every_session(app, 3600)  # both an hour idle; the active one plays on
     for n in range(1000):
         client = app.test_client()
         client.environ_base["REMOTE_ADDR"] = f"127.2.{n // 256}.{n % 256}"
@@ -242,6 +212,38 @@ def test_the_file_store_keeps_at_most_its_cap_and_evicts_the_games_idle_the_long
         assert stored_count(app) <= 100, n
     assert active.page().marks == page.marks
     assert idle.page().marks == "." * 9  # evicted: its game made room
+
+
+def age_every_session(app, seconds: int) -> None:
+    """Make every stored session look `seconds` older (as if written that long ago)."""
+    if app.config.get("REDIS_URL"):
+        client = redis.Redis.from_url(app.config["REDIS_URL"])
+        for key, score in client.zrange("ttt:index:sessions", 0, -1, withscores=True):
+            client.zadd("ttt:index:sessions", {key: score - seconds})
+        return
+    with contextlib.closing(sqlite3.connect(app.config["DATABASE"])) as db:
+        db.execute("UPDATE sessions SET expires = expires - ?", (seconds,))
+        db.commit()
+
+
+def test_a_room_flood_never_evicts_a_players_game(tmp_path, request):
+    """Rooms have a cap of their own; new rooms from one address are limited, and a session
+    keeps three at most (a room it leaves is deleted)."""
+    app = flood_app(tmp_path, request, "sqlite", MAX_ROOMS=50, NEW_ROOM_LIMIT="1000 per minute")
+    player = Player(app.test_client())
+    page = player.move(1, 1)
+    flooder = app.test_client()
+    for n in range(300):
+        client = flooder if n % 2 else app.test_client()
+        client.environ_base["REMOTE_ADDR"] = f"127.4.{n // 256}.{n % 256}"
+        assert client.post("/room/new").status_code == 303
+        assert len(records(app, "rooms")) <= 50
+    assert player.page().marks == page.marks
+    limited = flood_app(tmp_path / "limited", request, "sqlite", NEW_ROOM_LIMIT="5 per minute")
+    one_address = limited.test_client()
+    statuses = [one_address.post("/room/new").status_code for _ in range(8)]
+    assert statuses == [303] * 5 + [429] * 3
+    assert len(records(limited, "rooms")) == 3  # three seats per session: older rooms are left
 
 
 @pytest.mark.parametrize("path", ["/teach", "/score/reset", "/undo"])
@@ -267,30 +269,3 @@ def test_head_on_a_move_link_plays_nothing(play, stored):
     response = play.client.head(next(iter(page.links.values())))
     assert response.status_code == 405
     assert play.page().marks == page.marks
-
-
-def test_the_sweep_removes_files_a_killed_worker_left(tmp_path):
-    app = flood_app(tmp_path, None, "files")
-    directory = tmp_path / "sessions"
-    Player(app.test_client()).move(1, 1)
-    good = next(sessions.stored_files(directory)).path
-    empty, torn = directory / ("0" * 32), directory / ("1" * 32)
-    empty.touch()
-    torn.write_bytes(sessions.HEADER.pack(0) + b"\x80\x05\x95garbage")
-    assert sessions.sweep(directory) == 0  # too new: a writer may still be at work on them
-    later = time.time() + sessions.GRACE + 1
-    assert sessions.sweep(directory, now=later) == 2
-    assert [entry.path for entry in sessions.stored_files(directory)] == [good]
-
-
-def test_a_due_sweep_runs_once_the_response_is_sent(tmp_path):
-    app = flood_app(tmp_path, None, "files", SESSION_SWEEP_INTERVAL=0)
-    directory = tmp_path / "sessions"
-    left = directory / ("0" * 32)
-    left.touch()
-    os.utime(left, (time.time() - 3600, time.time() - 3600))  # empty for an hour: left by a killed worker
-    client = app.test_client()
-    client.get("/")  # the first look leaves the marker
-    sessions._next_look.clear()  # each process looks at most once a second
-    client.get("/")
-    assert not left.exists()

@@ -1,19 +1,19 @@
 """Rooms: two people, two devices, one game through a link; on both stores, in one process
 and across two gunicorn instances sharing Redis."""
 
+import contextlib
 import json
-import os
+import sqlite3
 import time
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 import redis
 
 from tests import servers
+from tests.conftest import records
 from tests.page import Page
 from ttt_web.room import GUEST, HOST, Room, RoomError, new_key
-from ttt_web.roomstore import FileRooms
 
 WIN_FOR_X = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]  # X completes the top row
 
@@ -171,12 +171,13 @@ def test_waiting_costs_no_write(app):
 
 
 def stored_state(app):
-    """Every stored record (sessions and rooms) with its bytes, to see that nothing changed."""
+    """Every stored record (sessions and rooms) with its version and expiry, to see that
+    nothing changed."""
     if app.config.get("REDIS_URL"):
         client = redis.Redis.from_url(app.config["REDIS_URL"])
-        return {key: (client.get(key), client.ttl(key)) for key in client.scan_iter("ttt:*")}
-    folders = [Path(app.config["SESSION_DIR"]), Path(app.config["ROOM_DIR"])]
-    return {p: (p.read_bytes(), p.stat().st_mtime_ns) for f in folders for p in f.rglob("*") if p.is_file()}
+        return {key: (client.dump(key), client.ttl(key)) for key in client.scan_iter("ttt:*") if b"limit" not in key}
+    with contextlib.closing(sqlite3.connect(app.config["DATABASE"])) as db:
+        return {table: db.execute(f"SELECT * FROM {table} ORDER BY id").fetchall() for table in ("sessions", "rooms")}
 
 
 def test_a_third_client_watches_and_cannot_move_or_take_a_seat(app):
@@ -218,8 +219,9 @@ def test_resign_and_leave(app):
     assert guest.page()["status"].text == "You resigned. Ann won."
     assert host.page()["room-score"].attrs["data-host"] == "1"
     host.post("leave")
-    page = guest.page()
-    assert page["status"].attrs["data-state"] == "closed" and page.root.by_id("rematch") is None
+    response = guest.client.get(guest.path)
+    assert response.status_code == 404 and "This room has closed" in response.text
+    assert list(records(app, "rooms")) == []  # a closed room is deleted, not kept
 
 
 def test_a_session_sits_in_three_rooms_at_most(app):
@@ -227,7 +229,16 @@ def test_a_session_sits_in_three_rooms_at_most(app):
     first = Seat(client).invite()
     for _ in range(3):
         Seat(client).invite()
-    assert first.page()["status"].attrs["data-state"] == "closed"
+    assert client.get(first.path).status_code == 404
+    assert len(records(app, "rooms")) == 3
+
+
+def test_leaving_without_a_seat_stores_nothing(app):
+    host = Seat(app.test_client()).invite()
+    passer_by = app.test_client()
+    assert passer_by.post(f"{host.path}/leave").status_code == 303
+    assert passer_by.get_cookie(app.config["SESSION_COOKIE_NAME"]) is None
+    assert len(records(app)) == 1 and host.page()["status"].attrs["data-state"] == "waiting"
 
 
 def test_a_room_nobody_changes_expires(app_factory):
@@ -243,17 +254,14 @@ def test_a_bad_name_on_an_invitation_is_refused(client):
     assert response.status_code == 400 and "12 letters" in response.text
 
 
-def test_expired_rooms_are_swept_from_the_file_store(tmp_path):
-    store = FileRooms(tmp_path, idle=1)
-    room = Room.open(new_key())
-    with store.change(room.id) as change:
-        change.write = room
-    (tmp_path / "left-by-a-killed-writer.1.tmp").write_text("{")
-    os.utime(tmp_path / "left-by-a-killed-writer.1.tmp", (0, 0))
-    assert store.get(room.id) == room
-    time.sleep(1.1)
-    assert store.get(room.id) is None and store.sweep() == 1
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".last-sweep", ".locks"]
+def test_expired_rooms_are_removed_from_the_store(app_factory):
+    app = app_factory(ROOM_IDLE_HOURS=1 / 3600, TIDY_SECONDS=0)
+    pair(app)
+    time.sleep(2.1)
+    assert records(app, "rooms") == {}
+    app.test_client().get("/")  # a response: the upkeep runs after it
+    store = app.extensions["ttt.store"]
+    assert store.count(app.extensions["ttt.rooms"].table) == 0
 
 
 def test_the_invitation_form_is_on_the_game_page(play):

@@ -1,10 +1,6 @@
 """Headers, cookies, forged requests, error pages, static files, and a fuzzer."""
 
-import json
-import pickle
 import tempfile
-from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -12,9 +8,9 @@ from hypothesis import strategies as st
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 from werkzeug.wrappers import Response
 
-from tests.conftest import read_only
+from tests.conftest import read_only, records
 from tests.page import Page
-from ttt_web import sessions
+from ttt_web import errors
 from ttt_web.app import ROOT, create_app
 from ttt_web.game import Game
 from ttt_web.room import Room
@@ -66,7 +62,7 @@ def test_session_cookie_is_httponly_and_lax(play):
 
 def test_with_ttt_https_the_cookie_is_secure_and_host_bound(monkeypatch, tmp_path):
     monkeypatch.setenv("TTT_HTTPS", "1")
-    app = create_app({"SECRET_KEY": "s", "SESSION_DIR": str(tmp_path)})
+    app = create_app({"SECRET_KEY": "s", "DATABASE": str(tmp_path / "ttt.sqlite3")})
     client = app.test_client()
     response = client.get("/move?n=0&row=1&col=1", base_url="https://localhost")
     cookie = response.headers["Set-Cookie"]
@@ -122,7 +118,7 @@ def test_error_pages_are_in_the_sites_style_and_reveal_nothing(client, method, p
 
 
 def test_a_crash_gives_the_500_page_without_internals(tmp_path):
-    app = create_app({"SECRET_KEY": "s", "SESSION_DIR": str(tmp_path)})
+    app = create_app({"SECRET_KEY": "s", "DATABASE": str(tmp_path / "ttt.sqlite3")})
 
     @app.get("/crash")
     def crash():
@@ -137,7 +133,7 @@ def test_a_crash_gives_the_500_page_without_internals(tmp_path):
 
 @pytest.mark.parametrize("host", ["a" * 64 + ".example", "xn--" + "a" * 80, "..", "a..b", "b." + "a" * 300])
 def test_a_malformed_host_gets_a_400_page_on_a_fresh_worker(tmp_path, host):
-    app = create_app({"SECRET_KEY": "s", "SESSION_DIR": str(tmp_path)})
+    app = create_app({"SECRET_KEY": "s", "DATABASE": str(tmp_path / "ttt.sqlite3")})
     environ = EnvironBuilder(path="/", headers={"Host": host}).get_environ()  # the test client chokes on these
     body, status, headers = run_wsgi_app(app, environ, buffered=True)
     response = Response(b"".join(body), status, headers)
@@ -148,7 +144,9 @@ def test_a_malformed_host_gets_a_400_page_on_a_fresh_worker(tmp_path, host):
 
 
 def test_every_status_the_app_gives_carries_the_headers_and_its_own(tmp_path):
-    app = create_app({"SECRET_KEY": "s", "SESSION_DIR": str(tmp_path / "s"), "NEW_SESSION_LIMIT": "1 per day"})
+    app = create_app(
+        {"SECRET_KEY": "s", "DATABASE": str(tmp_path / "s" / "ttt.sqlite3"), "NEW_SESSION_LIMIT": "1 per day"}
+    )
 
     @app.get("/crash")
     def crash():
@@ -173,12 +171,12 @@ def test_every_status_the_app_gives_carries_the_headers_and_its_own(tmp_path):
         assert response.headers["Cache-Control"] == "no-store"
     assert responses[405].headers["Allow"]
     assert int(responses[429].headers["Retry-After"]) > 0
-    assert int(responses[503].headers["Retry-After"]) == sessions.RETRY_SECONDS
+    assert int(responses[503].headers["Retry-After"]) == errors.RETRY_SECONDS
 
 
 def test_a_failing_store_logs_one_line_per_request_not_a_traceback(tmp_path, caplog):
-    directory = tmp_path / "sessions"
-    client = create_app({"SECRET_KEY": "s", "SESSION_DIR": str(directory)}).test_client()
+    directory = tmp_path / "db"
+    client = create_app({"SECRET_KEY": "s", "DATABASE": str(directory / "ttt.sqlite3")}).test_client()
     assert client.get("/move?n=0&row=1&col=1").status_code == 303
     form = Page(client.get("/").text).form("new-game")
     with read_only(directory):
@@ -213,8 +211,8 @@ def test_only_static_files_are_served(client, path):
 
 # The fuzzer: random requests at every route, with a real game going on between them.
 
-_fuzz_dir, _fuzz_rooms = tempfile.TemporaryDirectory(), tempfile.TemporaryDirectory()
-FUZZ_APP = create_app({"SECRET_KEY": "s", "SESSION_DIR": _fuzz_dir.name, "ROOM_DIR": _fuzz_rooms.name})
+_fuzz_dir = tempfile.TemporaryDirectory()
+FUZZ_APP = create_app({"SECRET_KEY": "s", "DATABASE": f"{_fuzz_dir.name}/ttt.sqlite3"})
 FUZZ_CLIENT = FUZZ_APP.test_client()
 ROOM = FUZZ_CLIENT.post("/room/new").headers["Location"]  # the fuzzed client is its host
 FUZZ_APP.test_client().post(f"{ROOM}/join")
@@ -276,13 +274,9 @@ def test_fuzzed_requests_never_5xx_and_the_game_stays_legal(batch):
 def assert_store_is_legal():
     """Every stored session holds, if any game, a legal one consistent with its history;
     the room, if still there, too."""
-    room = Path(_fuzz_rooms.name, urlsplit(ROOM).path.rsplit("/", 1)[-1] + ".json")
-    if room.exists():
-        assert Room.from_data(json.loads(room.read_text())["room"]) is not None
-    for entry in sessions.stored_files(Path(_fuzz_dir.name)):
-        with open(entry.path, "rb") as f:
-            f.read(sessions.HEADER.size)  # the expiry stamp
-            data = pickle.load(f)
+    for room in records(FUZZ_APP, "rooms").values():
+        assert Room.from_data(room) is not None
+    for data in records(FUZZ_APP).values():
         if "game" in data:
             game = Game.from_data(data["game"])
             assert game is not None, data

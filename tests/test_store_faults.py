@@ -1,21 +1,27 @@
-"""The embedded file store when it cannot be written or its disk is full: 503, nothing
-half-written, and play resumes once the store is healthy again. Cookie-less traffic
-stores nothing at all."""
+"""The store when it cannot be written, its disk is full, someone else wrote first, or a
+worker is killed mid-write: 503 or 409, nothing half-written, and play resumes once the store
+is healthy again. Cookie-less traffic stores nothing at all."""
 
 import contextlib
-import shutil
+import http.client
+import os
+import random
+import signal
+import sqlite3
 import subprocess
+import threading
+import time
 
-import redis
-from flask import request
+import pytest
 
-from tests.conftest import Player, read_only
-from ttt_web import sessions
+from tests import servers
+from tests.conftest import Player, read_only, records
 from ttt_web.app import create_app
+from ttt_web.game import Game
 
 
-def make_app(directory):
-    return create_app({"SECRET_KEY": "s", "SESSION_DIR": str(directory)})
+def make_app(directory, **config):
+    return create_app({"SECRET_KEY": "s", "DATABASE": str(directory / "ttt.sqlite3"), **config})
 
 
 @contextlib.contextmanager
@@ -29,75 +35,58 @@ def small_disk(directory):
         subprocess.run(["umount", "-l", str(directory)], check=True)
 
 
-def assert_unavailable(player, href):
-    response = player.client.get(href)
-    assert response.status_code == 503
+def assert_unavailable(response):
+    assert response.status_code == 503, response.status_code
+    assert int(response.headers["Retry-After"]) == 5
     assert "Traceback" not in response.text and "try again" in response.text
 
 
-def test_an_unwritable_session_store_answers_503_and_play_resumes(tmp_path):
-    directory = tmp_path / "sessions"
+def integrity(path) -> str:
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        return db.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def test_an_unwritable_database_answers_503_and_play_resumes(tmp_path):
+    directory = tmp_path / "db"
     player = Player(make_app(directory).test_client())
     page = player.move(1, 1)
     href = next(iter(page.links.values()))
     with read_only(directory):
-        assert_unavailable(player, href)
-        assert player.client.post("/new", data=page.form("new-game")).status_code == 503
-        assert player.page().marks == page.marks
+        assert_unavailable(player.client.get(href))
+        assert_unavailable(player.client.post("/new", data=page.form("new-game")))
+    assert player.page().marks == page.marks
     player.follow(href)
     assert player.page().marks.count(".") == 5
 
 
-def test_a_full_session_directory_keeps_games_going_and_refuses_new_ones_with_503(tmp_path):
-    """A game's file is rewritten within its own blocks, so a full disk does not stop it;
-    a new game needs a new file: 503, the old game kept whole, and no partial file."""
-    directory = tmp_path / "sessions"
+def test_a_full_disk_answers_503_changes_nothing_and_play_resumes(tmp_path):
+    directory = tmp_path / "db"
     with small_disk(directory):
         app = make_app(directory)
-        player = Player(app.test_client())
-        page = player.move(1, 1)
-        filler = directory / ".filler"
+        players = [Player(app.test_client()) for _ in range(3)]
+        pages = [player.move(1, 1) for player in players]
+        filler = directory / "filler"
         with contextlib.suppress(OSError), open(filler, "wb", buffering=0) as f:
             while True:
                 f.write(b"\0" * 4096)
-        files = sorted(directory.iterdir())
-        player.follow(next(iter(page.links.values())))
-        page = player.page()
-        assert page.marks.count(".") == 5
-        response = player.client.post("/new", data=page.form("new-game"))
-        assert response.status_code == 503 and "try again" in response.text
-        assert sorted(directory.iterdir()) == files
-        assert player.page().marks == page.marks
+        refused = 0
+        for player, page in zip(players, pages, strict=True):
+            for _ in range(40):  # enough writes to need a new page of the log
+                response = player.client.post("/teach", data=page.form("teach"))
+                response = player.client.post("/new", data=player.page().form("new-game"))
+                if response.status_code == 503:
+                    assert_unavailable(response)
+                    refused += 1
+                    break
+            assert player.page().marks in (page.marks, "." * 9)
+        assert refused, "the full disk never refused a write"
+        newcomer = Player(app.test_client())
+        assert_unavailable(newcomer.client.get("/move?n=0&row=1&col=1"))
         filler.unlink()
-        old_sid = player.client.get_cookie(app.config["SESSION_COOKIE_NAME"]).value
-        assert player.new_game().marks == "........."
-        new_sid = player.client.get_cookie(app.config["SESSION_COOKIE_NAME"]).value
-        cache = app.session_interface.cache
-        assert cache.get(app.config["SESSION_KEY_PREFIX"] + old_sid) == {sessions.MOVED: new_sid}
-        assert len(list(sessions.stored_files(directory))) == 2  # the new game, and the pointer to it
-
-
-def test_a_removed_lock_folder_is_made_again_and_the_game_goes_on(tmp_path):
-    directory = tmp_path / "sessions"
-    player = Player(make_app(directory).test_client())
-    page = player.move(1, 1)
-    shutil.rmtree(directory / ".locks")
-    player.follow(next(iter(page.links.values())))
-    assert player.page().marks.count(".") == 5
-    assert player.new_game().marks == "........."
-    assert (directory / ".locks").is_dir()
-
-
-def test_a_removed_session_folder_is_made_again_and_new_games_go_on(tmp_path):
-    directory = tmp_path / "sessions"
-    app = create_app({"SECRET_KEY": "s", "SESSION_DIR": str(directory), "SESSION_SWEEP_INTERVAL": 0})
-    player = Player(app.test_client())
-    player.move(1, 1)
-    shutil.rmtree(directory)
-    assert player.page().marks == "........."  # its game went with the folder
-    assert player.move(1, 1).marks.count(".") == 7
-    assert player.new_game().marks == "........."
-    assert len(list(sessions.stored_files(directory))) == 2  # the new game, and the pointer to it
+        assert newcomer.move(1, 1).marks.count(".") == 7
+        for player in players:
+            assert player.new_game().marks == "." * 9
+        assert integrity(directory / "ttt.sqlite3") == "ok"
 
 
 def test_ten_thousand_cookieless_page_views_store_nothing(app, stored):
@@ -108,27 +97,79 @@ def test_ten_thousand_cookieless_page_views_store_nothing(app, stored):
     assert stored() == 0
 
 
-def test_a_redis_lock_that_expired_mid_move_writes_nothing(tmp_path, redis_server):
-    """If a move outlives its lock (LOCK_HOLD) and another request may hold it now, the
-    move's write is refused: 503, and the game stays as it was."""
-    client = redis.Redis.from_url(redis_server.url)
-    client.flushdb()
-    app = create_app({"SECRET_KEY": "s", "SESSION_DIR": str(tmp_path), "REDIS_URL": redis_server.url})
-    cookie = app.config["SESSION_COOKIE_NAME"]
-    lock_key = app.session_interface.locks.key
-    stolen = []
+def test_a_write_that_lost_the_race_changes_nothing_and_says_so(app):
+    """Someone else writes the session between this move's read and its write: the move is
+    refused with 409, the other write stands, and the next move goes through."""
+    store, table = app.extensions["ttt.store"], app.session_interface.table
+    armed = []  # the session id to write from outside, once, during the next request
 
     @app.before_request
-    def lose_the_lock():
-        if stolen and request.path == "/move":
-            client.set(lock_key(request.cookies[cookie]), "someone else")
+    def another_tab_writes_first():
+        if armed:
+            sid = armed.pop()
+            record = store.get(table, sid)
+            store.put(table, sid, record.data, record.version)
 
     player = Player(app.test_client())
     page = player.move(1, 1)
-    sid = player.client.get_cookie(cookie).value
-    stolen.append(sid)
+    armed.append(player.client.get_cookie(app.config["SESSION_COOKIE_NAME"]).value)
     response = player.client.get(next(iter(page.links.values())))
-    assert response.status_code == 503 and "try again" in response.text
-    assert client.get(lock_key(sid)) == b"someone else"  # nor did the move free it
-    client.delete(lock_key(sid))
+    assert response.status_code == 409 and "at the same moment" in response.text
+    assert "Location" not in response.headers and response.headers["Content-Security-Policy"]
     assert player.page().marks == page.marks
+    player.follow(next(iter(page.links.values())))
+    assert player.page().marks.count(".") == 5
+
+
+def test_a_redis_that_is_down_answers_503_and_play_resumes(tmp_path):
+    server = servers.RedisServer(tmp_path / "redis").start()
+    try:
+        app = create_app({"SECRET_KEY": "s", "REDIS_URL": server.url})
+        player = Player(app.test_client())
+        page = player.move(1, 1)
+        server.stop()
+        assert_unavailable(player.client.get("/"))
+        assert_unavailable(player.client.get(next(iter(page.links.values()))))
+        server.start()
+        assert player.page().marks == page.marks
+        player.follow(next(iter(page.links.values())))
+        assert player.page().marks.count(".") == 5
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("victim", ["worker", "server"])
+def test_kill_9_mid_writes_loses_at_most_the_requests_in_flight(tmp_path, victim):
+    """Players move as fast as they can while a worker (or the whole server) is killed with
+    SIGKILL: the database passes its integrity check, and every player's game is there and
+    legal."""
+    env = servers.app_env(tmp_path, TTT_NEW_SESSION_LIMIT="1000 per minute")
+    database = tmp_path / "instance" / "ttt.sqlite3"
+    with servers.gunicorn(env, workers=2) as base:
+        players = [Player(servers.HttpClient(base, timeout=5)) for _ in range(8)]
+        stop = threading.Event()
+
+        def keep_playing(n: int, player: Player) -> None:
+            rng = random.Random(n)
+            while not stop.is_set():
+                with contextlib.suppress(OSError, http.client.HTTPException, AssertionError):
+                    page = player.page()
+                    if page.state == "over":
+                        player.new_game(mode="friend")
+                    else:
+                        player.follow(rng.choice(sorted(page.links.values())))
+
+        threads = [threading.Thread(target=keep_playing, args=item) for item in enumerate(players)]
+        for thread in threads:
+            thread.start()
+        time.sleep(1.5)
+        for pid in servers.worker_pids(base) if victim == "worker" else servers.all_pids(base):
+            os.kill(pid, signal.SIGKILL)
+        stop.set()
+        for thread in threads:
+            thread.join()
+    assert integrity(database) == "ok"
+    app = make_app(database.parent)
+    games = records(app)
+    assert len(games) == len(players)
+    assert all(Game.from_data(data.get("game")) is not None for data in games.values())

@@ -13,6 +13,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import errors, explore, limits, play, practice, review, rooms, roomstore, security, sessions, urls
 from . import tictactoe as ttt
+from .store import STORE_ERRORS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 class TicTacToe(Flask):
     def log_exception(self, exc_info) -> None:
         """A store that is down is one line in the log per failed request, not a traceback."""
-        if isinstance(exc_info[1], sessions.STORE_ERRORS):
+        if isinstance(exc_info[1], STORE_ERRORS):
             self.logger.warning("session store unavailable on %s %s: %s", request.method, request.path, exc_info[1])
         else:
             super().log_exception(exc_info)
@@ -37,12 +38,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.from_mapping(
         SECRET_KEY=os.environ.get("SECRET_KEY"),
         REDIS_URL=os.environ.get("REDIS_URL"),
-        SESSION_DIR=os.environ.get("TTT_SESSION_DIR") or os.path.join(app.instance_path, "sessions"),
+        DATABASE=os.environ.get("TTT_DATABASE") or os.path.join(app.instance_path, "ttt.sqlite3"),
         PERMANENT_SESSION_LIFETIME=timedelta(days=int(os.environ.get("TTT_SESSION_DAYS", "30"))),
         SESSION_REFRESH_EACH_REQUEST=False,  # a page view must never overwrite a move
-        SESSION_KEY_PREFIX="ttt:session:",
         SESSION_ID_LENGTH=32,
-        SESSION_SWEEP_INTERVAL=600,
+        TIDY_SECONDS=60,  # how often each process removes expired records (after a response)
         SESSION_COOKIE_NAME="__Host-ttt" if https else "ttt",
         TEACH_COOKIE_NAME="__Host-ttt-teach" if https else "ttt-teach",
         REFRESH_COOKIE_NAME="__Host-ttt-still" if https else "ttt-still",  # set: no auto-refresh
@@ -54,8 +54,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_SESSIONS=int(os.environ.get("TTT_MAX_SESSIONS", "100000")),
         NEW_SESSION_LIMIT=os.environ.get("TTT_NEW_SESSION_LIMIT", "60 per minute; 1000 per day"),
         PROXY_HOPS=int(os.environ.get("TTT_PROXY_HOPS", "0")),
-        ROOM_DIR=os.environ.get("TTT_ROOM_DIR") or os.path.join(app.instance_path, "rooms"),
         ROOM_IDLE_HOURS=float(os.environ.get("TTT_ROOM_IDLE_HOURS", "24")),
+        MAX_ROOMS=int(os.environ.get("TTT_MAX_ROOMS", "10000")),
+        NEW_ROOM_LIMIT=os.environ.get("TTT_NEW_ROOM_LIMIT", "20 per minute; 200 per day"),
         PUBLIC_URL=os.environ.get("TTT_PUBLIC_URL"),  # e.g. https://ttt.example.org: for links to share
     )
     if test_config:
@@ -69,7 +70,6 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXY_HOPS"])
     sessions.init_app(app)
     roomstore.init_app(app)
-    limits.init_app(app)
     security.init_app(app)
     errors.init_app(app)
     urls.init_app(app)
@@ -78,7 +78,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(explore.bp)
     app.register_blueprint(practice.bp)
     app.register_blueprint(rooms.bp)
+    limits.init_app(app)  # limits the rooms' invitations: after the blueprints
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
+    explore.warm(app)  # and what the explorer's first page shows
     return app
 
 

@@ -2,10 +2,26 @@
 
 from __future__ import annotations
 
-from flask import Flask, make_response, render_template
-from werkzeug.exceptions import HTTPException, InternalServerError, default_exceptions
+from flask import Flask, Response, make_response, render_template
+from werkzeug.exceptions import Conflict, HTTPException, InternalServerError, ServiceUnavailable, default_exceptions
 
-from .sessions import STORE_ERRORS, StoreUnavailable
+from .store import STORE_ERRORS
+
+RETRY_SECONDS = 5  # what a 503 tells the client to wait
+
+
+class StoreUnavailable(ServiceUnavailable):
+    description = "Your game is safe, but we cannot reach it right now. Please try again in a moment."
+
+    def __init__(self) -> None:
+        super().__init__(retry_after=RETRY_SECONDS)
+
+
+class SessionChanged(Conflict):
+    description = (
+        "Your game changed in another tab or click at the same moment, so this request was not "
+        "saved. Nothing is lost: your game is as that other click left it."
+    )
 
 
 def init_app(app: Flask) -> None:
@@ -37,6 +53,18 @@ def http_error(error: HTTPException):
     response = make_response(page, error.code)
     response.headers.extend((name, value) for name, value in error.get_headers() if name.lower() != "content-type")
     return response
+
+
+def replace_with(response: Response, error: HTTPException) -> None:
+    """Make a response the view already gave into the error's page: for a failure found only
+    when the session is saved, after the view has answered."""
+    page = http_error(error)
+    response.status_code = page.status_code
+    response.set_data(page.get_data())
+    response.headers.pop("Location", None)
+    for name, value in error.get_headers():
+        if name.lower() != "content-type":
+            response.headers[name] = value
 
 
 def server_error(error: InternalServerError):

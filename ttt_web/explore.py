@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 
-from flask import Blueprint, Response, abort, render_template
+from flask import Blueprint, Flask, Response, abort, render_template
 
 from . import tictactoe as ttt
 from .board import position_view
@@ -53,6 +53,13 @@ def position(text: str):
     )
     response.headers["Cache-Control"] = CACHE
     return response
+
+
+def warm(app: Flask) -> None:
+    """Work out and render the empty board's page (the explorer's first) before the first
+    visitor asks for it."""
+    with app.test_request_context("/explore/"):
+        start()
 
 
 @functools.lru_cache(maxsize=6000)

@@ -1,19 +1,26 @@
-"""A limit on new sessions per client address (Flask-Limiter), so that one client cannot
-fill the session store. Players who already have a session are never limited, so a
-school behind one address keeps playing however many games it starts."""
+"""Limits per client address (Flask-Limiter): on new sessions, so that one client cannot fill
+the session store, and on new rooms. Players who already have a session are never limited
+otherwise, so a school behind one address keeps playing however many games it starts.
+Retry-After is sent on a 429 only."""
 
 from __future__ import annotations
 
-from flask import Flask, Response, request, session
+import time
+
+from flask import Flask, Request, Response, request, session
 from flask_limiter import ApplicationLimit, Limiter
 from flask_limiter.util import get_remote_address
 
-from .sessions import changes_session
+from .errors import http_error
+from .sessions import STORE_ERROR, STORED
 
 MESSAGE = (
     "Too many new players from your network in a short time. Please wait a minute and try "
     "again: games already under way are not affected."
 )
+ROOM_MESSAGE = "Too many new rooms from your network in a short time. Please wait a minute and try again."
+LIMITED_ALWAYS = ("rooms.invite",)  # endpoints limited per address even for players with a session
+CHANGING_GETS = ("/move",)  # GET routes that change the game; every POST may change it too
 
 
 def init_app(app: Flask) -> None:
@@ -25,18 +32,36 @@ def init_app(app: Flask) -> None:
         storage_uri=app.config.get("REDIS_URL") or "memory://",
         storage_options={"socket_timeout": 2, "socket_connect_timeout": 2} if app.config.get("REDIS_URL") else {},
         key_prefix="ttt:limit",
-        headers_enabled=True,  # Retry-After on a 429, and X-RateLimit-* where the limit applies
+        headers_enabled=False,  # Retry-After on a 429 only (below), never on a page or a 503
         swallow_errors=True,  # a limiter whose store is down lets players through
     )
-    limiter.request_filter(cannot_create_session)  # checked first: most requests cost no more than this
+    limiter.request_filter(unlimited)  # checked first: most requests cost no more than this
+    invite = app.view_functions["rooms.invite"]
+    app.view_functions["rooms.invite"] = limiter.limit(app.config["NEW_ROOM_LIMIT"], error_message=ROOM_MESSAGE)(invite)
+
+    @app.errorhandler(429)
+    def too_many(error):
+        response = http_error(error)
+        current = limiter.current_limit
+        response.headers["Retry-After"] = str(max(1, int(current.reset_at - time.time())) if current else 60)
+        return response
 
 
-def cannot_create_session() -> bool:
-    """True for a request that has a stored session, or that changes none."""
+def changes_session(request: Request) -> bool:
+    """Whether a request may change its session: every POST, and the GET routes that change
+    the game. Only these can create a session."""
+    return request.method not in ("GET", "HEAD") or request.path in CHANGING_GETS
+
+
+def unlimited() -> bool:
+    """True for a request no limit applies to: one with a stored session or that changes
+    none, unless its endpoint is limited for everyone."""
+    if request.endpoint in LIMITED_ALWAYS:
+        return False
     environ = request.environ
-    return "ttt.stored_sid" in environ or "ttt.store_error" in environ or not changes_session(request)
+    return STORED in environ or STORE_ERROR in environ or not changes_session(request)
 
 
 def creates_session(_response: Response) -> bool:
     """True when this request is about to store a session that did not exist."""
-    return bool(session) and session.modified
+    return bool(session) and session.modified and not session.version

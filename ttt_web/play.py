@@ -8,7 +8,7 @@ import hmac
 import random
 from collections.abc import Callable
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, session
+from flask import Blueprint, Response, redirect, render_template, request
 from werkzeug.exceptions import MethodNotAllowed
 
 from . import state
@@ -123,7 +123,6 @@ def new_game():
     old = state.current_game()
     if old is not None and old.lost and not old.scored:
         state.count(old, "loss")  # walking away from a lost game loses it
-    current_app.session_interface.regenerate(session)
     game = Game.start(rng, moves=start, names=names, **options)
     state.save(game)
     return back_to_board(game)

@@ -47,8 +47,7 @@ def invite():
         room = Room.open(key, clean_name(request.form.get("name", "")))
     except RoomError as exc:
         raise BadRequest(str(exc)) from exc
-    with rooms().change(room.id) as change:
-        change.write = room
+    rooms().update(room.id, lambda _: room)
     leave_rooms(state.take_seat(room.id, key))
     return to_room(room.id)
 
@@ -64,8 +63,8 @@ def room(room_id: str):
 @bp.post("/<room_id>/join")
 def join(room_id: str):
     key = state.seat_key(room_id) or new_key()
-    with rooms().change(room_id) as change:
-        change.write = existing(change.room).join(key, clean_name(request.form.get("name", "")))
+    name = clean_name(request.form.get("name", ""))
+    rooms().update(room_id, lambda room: existing(room).join(key, name))
     leave_rooms(state.take_seat(room_id, key))
     return to_room(room_id)
 
@@ -88,10 +87,14 @@ def rematch(room_id: str):
 
 
 def act(room_id: str, action: Callable[[Room, int | None], Room]):
-    """Change the room under its lock, as the player this session seats (or None)."""
-    with rooms().change(room_id) as change:
-        found = existing(change.room)
-        change.write = action(found, found.player(state.seat_key(room_id)))
+    """Change the room as the player this session seats (or None)."""
+    key = state.seat_key(room_id)
+
+    def change(room: Room | None) -> Room:
+        found = existing(room)
+        return action(found, found.player(key))
+
+    rooms().update(room_id, change)
     return to_room(room_id)
 
 
@@ -107,20 +110,20 @@ def auto_refresh(room_id: str):
 @bp.post("/<room_id>/leave")
 def leave(room_id: str):
     key = state.seat_key(room_id)
-    with rooms().change(room_id) as change:
-        if change.room is not None and not change.room.closed:
-            change.write = change.room.leave(change.room.player(key))
-    state.drop_seat(room_id)
+    if key is not None:
+        leave_rooms({room_id: key})
+        state.drop_seat(room_id)
     return redirect(url_for("play.index"), 303)
 
 
 def leave_rooms(seats: dict[str, str]) -> None:
     """Leave the rooms a session gave up its seats in: their games cannot go on."""
     for room_id, key in seats.items():
-        with rooms().change(room_id) as change:
-            who = change.room.player(key) if change.room is not None and not change.room.closed else None
-            if who is not None:
-                change.write = change.room.leave(who)
+        rooms().update(room_id, lambda room, key=key: room.leave(room.player(key)) if seated(room, key) else room)
+
+
+def seated(room: Room | None, key: str) -> bool:
+    return room is not None and room.player(key) is not None
 
 
 def existing(room: Room | None) -> Room:

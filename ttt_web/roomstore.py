@@ -1,169 +1,58 @@
-"""Where rooms live: the store both players' requests share, whichever worker or host serves
-them. Files beside the sessions (one host), or Redis (any number of hosts), as the sessions
-are. A room is JSON; every change is made under the room's own lock (the sessions' kind of
-lock, on a name of the room's), and a room that nobody changes for `idle` seconds is gone.
-Reading a room, as a waiting player's page does every couple of seconds, takes no lock and
-writes nothing."""
+"""Where rooms live: the `rooms` table of the sessions' store (SQLite or Redis), so that any
+worker on any host serves them. A change is a function from the room as it is to the room as
+it should be, written by compare-and-set; if another request wrote first, the change is made
+again on the room as it is now (every room action checks the turn, the move number and the
+round, so this is safe). A closed room is deleted; a room nobody changes expires."""
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
-import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
-import redis
-from flask import Flask, current_app
+from flask import Flask, after_this_request, current_app
 
-from .room import Room, valid_id
-from .sessions import FileLocks, RedisLocks, open_healing
+from .room import Room, RoomError, valid_id
+from .sessions import Upkeep, tables
+from .store import Store, Table
 
-SWEEP_EVERY = 600.0  # seconds between two sweeps of the file store's expired rooms
-
-
-class Change:
-    """The room a locked change read (None if there is none), and the room to write."""
-
-    def __init__(self, room: Room | None) -> None:
-        self.room = room
-        self.write: Room | None = None
+ATTEMPTS = 3  # tries of one change before the player is told that the room is busy
 
 
 class Rooms:
-    """What both stores share: a change is read, made and written under the room's lock."""
-
-    @contextlib.contextmanager
-    def change(self, room_id: str) -> Iterator[Change]:
-        if not valid_id(room_id):
-            yield Change(None)
-            return
-        room, write, release = self._take(room_id)
-        try:
-            change = Change(room)
-            yield change
-            if change.write is not None:
-                write(change.write)
-        finally:
-            release()
-        if change.write is not None:
-            self._written()
-
-    def _take(self, room_id: str) -> tuple[Room | None, Callable[[Room], None], Callable[[], None]]:
-        """Lock the room: (the room now, how to write it, how to let the lock go)."""
-        raise NotImplementedError
-
-    def _written(self) -> None:
-        """After a write, with no lock held."""
-
-
-class FileRooms(Rooms):
-    """One JSON file per room, replaced whole, so a reader never sees half a room."""
-
-    def __init__(self, directory: Path, idle: int) -> None:
-        self.directory = directory
-        self.idle = idle
-        self.locks = FileLocks(directory / ".locks")
-        (directory / ".locks").mkdir(parents=True, exist_ok=True)
+    def __init__(self, store: Store, table: Table, upkeep: Upkeep) -> None:
+        self.store = store
+        self.table = table
+        self.upkeep = upkeep
 
     def get(self, room_id: str) -> Room | None:
-        if not valid_id(room_id):
-            return None
-        try:
-            record = json.loads((self.directory / f"{room_id}.json").read_bytes())
-        except (FileNotFoundError, ValueError):  # none, or a damaged one: no game worth a 503
-            return None
-        if not isinstance(record, dict) or record.get("expires", 0) < time.time():
-            return None
-        return Room.from_data(record.get("room"))
+        return self._read(room_id)[0]
 
-    def _take(self, room_id: str) -> tuple[Room | None, Callable[[Room], None], Callable[[], None]]:
-        release = self.locks.acquire(f"room:{room_id}")
-        return self.get(room_id), self._write, release
+    def _read(self, room_id: str) -> tuple[Room | None, int]:
+        """The room and the version of its record (0: none)."""
+        record = self.store.get(self.table, room_id) if valid_id(room_id) else None
+        room = Room.from_data(record.data) if record else None
+        return room, record.version if record and room else 0
 
-    def _written(self) -> None:
-        self._sweep_if_due()  # with no lock held: a sweep takes the locks of the rooms it removes
-
-    def _write(self, room: Room) -> None:
-        record = json.dumps({"expires": time.time() + self.idle, "room": room.to_data()}).encode()
-        path = self.directory / f"{room.id}.json"
-        temporary = path.with_suffix(f".{os.getpid()}.tmp")
-        fd = open_healing(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            os.write(fd, record)
-        finally:
-            os.close(fd)
-        os.replace(temporary, path)
-
-    def _sweep_if_due(self) -> None:
-        """Remove expired rooms, at most once per SWEEP_EVERY across processes."""
-        marker = self.directory / ".last-sweep"
-        try:
-            if time.time() - marker.stat().st_mtime < SWEEP_EVERY:
-                return
-        except FileNotFoundError:
-            pass
-        marker.touch()
-        self.sweep()
-
-    def sweep(self) -> int:
-        """Remove expired rooms, and temporaries that a killed writer left."""
-        removed = 0
-        for path in self.directory.glob("*.tmp"):
-            if time.time() - path.stat().st_mtime > 60:
-                path.unlink(missing_ok=True)
-        for path in self.directory.glob("*.json"):
-            room_id = path.stem
-            if self.get(room_id) is None and valid_id(room_id):
-                with self.change(room_id) as change:  # a room revived meanwhile stays
-                    if change.room is None:
-                        path.unlink(missing_ok=True)
-                        removed += 1
-        return removed
-
-
-class RedisRooms(Rooms):
-    """One key per room, with the idle time as its expiry; changed through a fenced lock."""
-
-    def __init__(self, client: redis.Redis, idle: int) -> None:
-        self.client = client
-        self.idle = idle
-        self.locks = RedisLocks(client, store_id=lambda name: self.key(name.removeprefix("room:")))
-
-    @staticmethod
-    def key(room_id: str) -> str:
-        return f"ttt:room:{room_id}"
-
-    def get(self, room_id: str) -> Room | None:
-        if not valid_id(room_id):
-            return None
-        return self._decode(self.client.get(self.key(room_id)))
-
-    def _take(self, room_id: str) -> tuple[Room | None, Callable[[Room], None], Callable[[], None]]:
-        lock = self.locks.acquire(f"room:{room_id}")
-
-        def write(room: Room) -> None:
-            lock.write_and_release(self.key(room_id), json.dumps(room.to_data()).encode(), self.idle, None)
-
-        return self._decode(lock.record), write, lock  # calling the lock releases it, unless written
-
-    @staticmethod
-    def _decode(record: bytes | None) -> Room | None:
-        try:
-            return Room.from_data(json.loads(record)) if record else None
-        except ValueError:
-            return None
+    def update(self, room_id: str, change: Callable[[Room | None], Room | None]) -> Room | None:
+        """Write change(room) in place of the room; return what it is now. A change that
+        raises (RoomError, NotFound) writes nothing."""
+        for _ in range(ATTEMPTS):
+            room, version = self._read(room_id)
+            new = change(room)
+            if new is None or new == room:
+                return room
+            if new.closed:
+                if not version or self.store.delete(self.table, room_id, version):
+                    return None
+            elif self.store.put(self.table, room_id, new.to_data(), version):
+                if not version and self.upkeep.over_cap(self.table):
+                    after_this_request(self.upkeep.run_after)
+                return new
+        raise RoomError("Someone else changed the room at the same moment. Here it is now; please try again.")
 
 
 def init_app(app: Flask) -> None:
-    idle = int(app.config["ROOM_IDLE_HOURS"] * 3600)
-    if app.config.get("REDIS_URL"):
-        client = app.session_interface.client  # the sessions' connection pool
-        app.extensions["ttt.rooms"] = RedisRooms(client, idle)
-    else:
-        app.extensions["ttt.rooms"] = FileRooms(Path(app.config["ROOM_DIR"]), idle)
+    app.extensions["ttt.rooms"] = Rooms(app.extensions["ttt.store"], tables(app)[1], app.extensions["ttt.upkeep"])
 
 
-def rooms() -> FileRooms | RedisRooms:
+def rooms() -> Rooms:
     return current_app.extensions["ttt.rooms"]

@@ -33,6 +33,7 @@ SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 
 def init_app(app: Flask) -> None:
     app.before_request(refuse_cross_site_writes)
+    app.before_request(refuse_truncated_bodies)
     app.after_request(set_headers)
 
 
@@ -46,6 +47,14 @@ def refuse_cross_site_writes() -> None:
     origin = request.headers.get("Origin")
     if origin is not None and urlsplit(origin).netloc != request.host:
         abort(403)
+
+
+def refuse_truncated_bodies() -> None:
+    """400 for a body shorter than its Content-Length: a client that hung up half-way has
+    not said what it meant, so nothing is done. (The server hands the app what arrived.)"""
+    expected = request.content_length if request.method not in SAFE_METHODS else None
+    if expected and len(request.get_data(cache=True)) < expected:
+        abort(400)
 
 
 def set_headers(response: Response) -> Response:

@@ -187,5 +187,6 @@ def take_seat(room_id: str, key: str) -> dict[str, str]:
 
 
 def drop_seat(room_id: str) -> None:
-    seats = {k: v for k, v in (session.get("seats") or {}).items() if k != room_id}
-    session["seats"] = seats
+    seats = session.get("seats") or {}
+    if room_id in seats:
+        session["seats"] = {k: v for k, v in seats.items() if k != room_id}
