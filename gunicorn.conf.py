@@ -1,20 +1,22 @@
 """How gunicorn serves the app: `make run`, the README's deployment and the tests all load
 this file (`gunicorn -c gunicorn.conf.py ... wsgi:app`).
 
-gevent workers: each connection is a greenlet, so a client that trickles its headers or
-never finishes its body holds a few kilobytes, not a worker. Sync workers would let two such
-clients stall the whole site. The app's waits (a session lock, Redis) yield to the other
-greenlets, since gunicorn monkey-patches the standard library before it loads the app.
+gevent workers (ttt_web.worker): each connection is a greenlet, so a client that trickles
+its headers or never finishes its body holds a few kilobytes, not a worker. Sync workers
+would let two such clients stall the whole site. The app's waits (Redis, the network) yield
+to the other greenlets, since gunicorn monkey-patches the standard library before it loads
+the app; nothing waits on another request.
 """
 
 import os
 
-worker_class = "gevent"
+worker_class = "ttt_web.worker.Worker"  # gevent's, with a bound per client address (see there)
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_connections = int(os.environ.get("TTT_WORKER_CONNECTIONS", "1000"))  # open connections per worker
 keepalive = 5  # seconds a client has to send a request's headers (gevent), and to idle between requests
 timeout = 30  # a worker that stops answering its master for this long is restarted
 graceful_timeout = 10
+control_socket_disable = True  # else every instance of one user would share ~/.gunicorn/gunicorn.ctl
 # Past these, gunicorn answers by itself (400, 414 or 431, its own page without our headers).
 limit_request_line = 4094
 limit_request_fields = 50

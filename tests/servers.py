@@ -240,7 +240,7 @@ class SlowClients:
             sock.close()
 
     def _open(self, n: int) -> socket.socket:
-        sock = socket.create_connection(self.address, timeout=5)
+        sock = connect_from(self.address, n)
         sock.sendall((self.HEADERS if n % 2 == 0 else self.BODY).encode())
         return sock
 
@@ -270,6 +270,61 @@ class UnfinishedBodies(SlowClients):
             path, cookie = self.paths[n // 4 % len(self.paths)], ""
         head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{cookie}"
         head += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 4096\r\n\r\ngame="
-        sock = socket.create_connection(self.address, timeout=5)
+        sock = connect_from(self.address, n)
         sock.sendall(head.encode())
         return sock
+
+
+def connect_from(address: tuple[str, int], n: int, source: str | None = None) -> socket.socket:
+    """A connection to `address` from loopback address `source`, or by default from one of
+    250 (127.0.1.x, by `n`): many clients, as on the internet, not one."""
+    source = source or f"127.0.1.{n % 250 + 1}"
+    return socket.create_connection(address, timeout=5, source_address=(source, 0))
+
+
+class IdleKeepAlives:
+    """`count` keep-alive connections from one address, each asking for /robots.txt every
+    `interval` seconds and idle in between; a connection the server closes is opened again."""
+
+    REQUEST = b"GET /robots.txt HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+
+    def __init__(self, base: str, count: int, source: str = "127.0.0.2", interval: float = 4.0) -> None:
+        parts = urlsplit(base)
+        self.address, self.count, self.source, self.interval = (parts.hostname, parts.port), count, source, interval
+        self.sockets: list[socket.socket | None] = [None] * count
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._keep_asking, daemon=True)
+
+    def __enter__(self) -> IdleKeepAlives:
+        self._ask_all()
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stopping.set()
+        self.thread.join()
+        for sock in self.sockets:
+            if sock is not None:
+                sock.close()
+
+    def _keep_asking(self) -> None:
+        while not self.stopping.wait(self.interval):
+            self._ask_all()
+
+    def _ask_all(self) -> None:
+        for n, sock in enumerate(self.sockets):
+            try:
+                if sock is None:
+                    sock = self.sockets[n] = connect_from(self.address, n, self.source)
+                sock.sendall(self.REQUEST)
+                sock.settimeout(0.05)
+                if not sock.recv(65536):
+                    raise OSError("closed")
+            except OSError:  # refused, closed or slow: try again next round
+                if sock is not None:
+                    sock.close()
+                self.sockets[n] = None
+
+    @property
+    def open(self) -> int:
+        return sum(sock is not None for sock in self.sockets)

@@ -4,6 +4,7 @@ gunicorn.conf.py, as `make run` and the README's deployment do."""
 
 import contextlib
 import random
+import socket
 import sqlite3
 import time
 
@@ -269,3 +270,58 @@ def test_head_on_a_move_link_plays_nothing(play, stored):
     response = play.client.head(next(iter(page.links.values())))
     assert response.status_code == 405
     assert play.page().marks == page.marks
+
+
+def test_idle_keep_alive_connections_from_one_address_cannot_take_every_place(tmp_path):
+    """One address holds more idle keep-alive connections than the server has places
+    (workers x worker_connections): past its share it is refused, and a player on another
+    address loads and moves in under a second."""
+    env = servers.app_env(tmp_path, TTT_WORKER_CONNECTIONS="150", TTT_CONNECTIONS_PER_ADDRESS="100")
+    with servers.gunicorn(env, workers=2) as base:
+        player = Player(servers.HttpClient(base, timeout=5))
+        with servers.IdleKeepAlives(base, 400) as idle:
+            time.sleep(1)
+            assert idle.open <= 200  # its share: 100 in each worker
+            for _ in range(3):
+                load, move = play_timed(player)
+                assert load < 1 and move < 1, (load, move)
+
+
+def test_gunicorn_leaves_no_control_socket_behind(tmp_path):
+    home = tmp_path / "home"
+    env = servers.app_env(tmp_path, HOME=str(home), XDG_RUNTIME_DIR="")
+    with servers.gunicorn(env, workers=1) as base:
+        assert Player(servers.HttpClient(base)).page().marks == "." * 9
+    assert not (home / ".gunicorn").exists()
+
+
+def test_a_body_shorter_than_its_content_length_changes_nothing(tmp_path):
+    """A POST that announces 1,000 bytes and hangs up after 14 has not said what it meant:
+    no new game, no new session."""
+    env = servers.app_env(tmp_path)
+    with servers.gunicorn(env, workers=1) as base:
+        player = Player(servers.HttpClient(base))
+        page = player.move(1, 1)
+        cookie = f"ttt={player.client.cookies['ttt']}"
+        for headers in ("", f"Cookie: {cookie}\r\n"):
+            sock = servers.connect_from(("127.0.0.1", int(base.rsplit(":", 1)[1])), 0)
+            head = f"POST /new HTTP/1.1\r\nHost: 127.0.0.1\r\n{headers}Content-Length: 1000\r\n"
+            sock.sendall(f"{head}Content-Type: application/x-www-form-urlencoded\r\n\r\nmode=friend&x=".encode())
+            sock.shutdown(socket.SHUT_WR)
+            answer = sock.recv(65536).decode(errors="replace")
+            sock.close()
+            assert not answer.startswith("HTTP/1.1 303"), answer[:200]
+        assert player.page().marks == page.marks
+    app = create_app({"SECRET_KEY": "s", "DATABASE": str(tmp_path / "instance" / "ttt.sqlite3")})
+    assert len(records(app)) == 1
+
+
+def test_retry_after_is_sent_with_429_and_503_only(tmp_path, request):
+    app = flood_app(tmp_path, request, "sqlite", NEW_SESSION_LIMIT="2 per minute")
+    client = app.test_client()
+    responses = [client.get("/"), client.get("/move?n=0&row=1&col=1"), client.get("/")]
+    assert [r.status_code for r in responses] == [200, 303, 200]
+    assert all("Retry-After" not in r.headers and "X-RateLimit-Limit" not in r.headers for r in responses)
+    app.test_client().get("/move?n=0&row=1&col=1")
+    limited = app.test_client().get("/move?n=0&row=1&col=1")
+    assert limited.status_code == 429 and 0 < int(limited.headers["Retry-After"]) <= 60
