@@ -7,8 +7,8 @@ served the same way, in the same run, round after round:
 
 - page: GET / with a game in the session (one move played), 16 connections;
 - move: 16 connections, each its own player with its own session, alternating a move on the
-  empty board (the AI replies) and the undo that takes both back: every request takes the
-  session's lock, plays or undoes, and writes the session. Against the bare app, the same
+  empty board (the AI replies) and the undo that takes both back: every request reads the
+  session and its version, plays or undoes, and writes it back by compare-and-set. Against the bare app, the same
   requests get a plain redirect.
 
 - waiting room: GET of a room's page by the player who waits for a friend's move, as its
@@ -19,8 +19,9 @@ Beside them, for the page only, bench/jinja_floor_app.py: the game's own page te
 rendered from a fixed game with none of the game's work, to show what any page of this
 content rendered by Jinja could reach.
 
-Prints requests/s, p50 and p99 latency (medians over the rounds) and the ratio to the bare
-app (the median of the rounds' ratios).
+Prints requests/s, p50 and p99 latency (medians over the rounds), the ratio to the bare
+app and, for pages, to the Jinja floor (the medians of the rounds' ratios). The game is
+served on both stores: SQLite (the embedded default) and Redis.
 """
 
 from __future__ import annotations
@@ -121,12 +122,12 @@ def main() -> None:
         bases = {
             "bare Flask": stack.enter_context(servers.gunicorn({}, app="bench.bare_app:app")),
             "Jinja floor": stack.enter_context(servers.gunicorn({}, app="bench.jinja_floor_app:app")),
-            "file store": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "files", **many))),
+            "SQLite": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "files", **many))),
             "Redis": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "redis", REDIS_URL=redis.url, **many))),
         }
         for _ in range(args.rounds):  # interleaved, so that a busy spell hits every app
             for name, base in bases.items():
-                game = name in ("file store", "Redis")
+                game = name in ("SQLite", "Redis")
                 cookie, move_args = setup(base) if game else ("none", ["none"] * 2 * CONNECTIONS)
                 results.setdefault((name, "page"), []).append(wrk(base + "/", args.seconds, cookie=cookie))
                 if name != "Jinja floor":
@@ -139,14 +140,22 @@ def main() -> None:
 
 def report(results: dict, args) -> None:
     print(f"wrk, {CONNECTIONS} connections, {args.rounds} rounds of {args.seconds:.0f} s, 2 gevent workers")
-    print("| app | request | requests/s | p50 ms | p99 ms | errors | x bare |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("| app | request | requests/s | p50 ms | p99 ms | errors | x bare | x Jinja floor |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for (name, kind), runs in results.items():
         bare = results.get(("bare Flask", kind)) or results[("bare Flask", "page")]
-        ratio = statistics.median(run["rps"] / base["rps"] for run, base in zip(runs, bare, strict=True))
+        floor = results[("Jinja floor", "page")]
         rps, p50, p99 = (statistics.median(run[key] for run in runs) for key in ("rps", "p50", "p99"))
         errors = sum(run["errors"] for run in runs)
-        print(f"| {name} | {kind} | {rps:.0f} | {p50:.2f} | {p99:.2f} | {errors} | {ratio:.2f} |")
+        to_floor = f"{ratio(runs, floor):.2f}" if kind == "page" else ""
+        print(
+            f"| {name} | {kind} | {rps:.0f} | {p50:.2f} | {p99:.2f} | {errors} | {ratio(runs, bare):.2f} | {to_floor} |"
+        )
+
+
+def ratio(runs: list[dict], yardstick: list[dict]) -> float:
+    """The median over the rounds of each round's requests/s against the yardstick's."""
+    return statistics.median(run["rps"] / other["rps"] for run, other in zip(runs, yardstick, strict=True))
 
 
 if __name__ == "__main__":

@@ -221,6 +221,8 @@ def test_resign_and_leave(app):
     host.post("leave")
     response = guest.client.get(guest.path)
     assert response.status_code == 404 and "This room has closed" in response.text
+    response = guest.client.get(f"{guest.path}/move?n=x")  # refused before the room is read
+    assert response.status_code == 404 and "This room has closed" in response.text
     assert list(records(app, "rooms")) == []  # a closed room is deleted, not kept
 
 

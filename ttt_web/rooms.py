@@ -16,6 +16,7 @@ from werkzeug.exceptions import BadRequest, Forbidden, NotFound
 
 from . import state
 from .board import board_view, status
+from .errors import http_error
 from .game import cell_name, clean_name
 from .play import requested_move
 from .room import GUEST, HOST, Room, RoomError, new_key
@@ -32,8 +33,8 @@ CLOSED = "This room has closed: rooms close when a player leaves, or after a day
 def refused(exc: RoomError):
     """The room as it is now, with the reason; the invitation form has no room to show."""
     room = rooms().get((request.view_args or {}).get("room_id", ""))
-    if room is None:
-        raise NotFound(CLOSED)
+    if room is None:  # an error handler answers; an exception raised here would be a 500
+        return http_error(NotFound(CLOSED))
     return page(room, message=str(exc)), exc.status
 
 

@@ -3,6 +3,10 @@
 Each statement is its own transaction (autocommit), so a write holds SQLite's lock for the
 time of one small statement, and readers never wait for writers. A process keeps one
 connection; under gevent a statement never yields, so greenlets take turns on it whole.
+
+A statement that finds another process writing is tried again after a cooperative sleep
+(SQLite's own busy handler would sleep 1 ms and more inside C, holding every greenlet of the
+worker), for up to BUSY_WAIT seconds.
 """
 
 from __future__ import annotations
@@ -12,12 +16,18 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from .store import Record, Table, to_evict
 
-BUSY_TIMEOUT_MS = 1000  # the longest a statement waits for another process's write
+BUSY_WAIT = 1.0  # seconds a statement waits for another process's write before it fails
+PAUSE = 0.0005  # between two tries: a cooperative sleep, so gevent serves others meanwhile
 BATCH = 500  # records removed per statement when tidying, so a worker is never held long
+
+BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+T = TypeVar("T")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS {t} (
@@ -45,12 +55,22 @@ class SQLiteStore:
 
     def _run(self, sql: str, parameters: tuple = ()) -> list[tuple]:
         """Run one statement to its end (its transaction closes with it); its rows."""
-        with self._lock:
-            return self._db().execute(sql, parameters).fetchall()
+        return self._execute(sql, parameters, lambda cursor: cursor.fetchall())
 
     def _changed(self, sql: str, parameters: tuple = ()) -> int:
-        with self._lock:
-            return self._db().execute(sql, parameters).rowcount
+        """Run one statement; how many records it changed."""
+        return self._execute(sql, parameters, lambda cursor: cursor.rowcount)
+
+    def _execute(self, sql: str, parameters: tuple, result: Callable[[sqlite3.Cursor], T]) -> T:
+        deadline = time.monotonic() + BUSY_WAIT
+        while True:
+            try:
+                with self._lock:
+                    return result(self._db().execute(sql, parameters))
+            except sqlite3.OperationalError as exc:
+                if exc.sqlite_errorcode & 0xFF not in BUSY or time.monotonic() > deadline:
+                    raise
+            time.sleep(PAUSE)
 
     def _db(self) -> sqlite3.Connection:
         if self._connection is None or self._pid != os.getpid():  # a forked child opens its own
@@ -60,7 +80,7 @@ class SQLiteStore:
 
     def _connect(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000)
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=0)
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = NORMAL")
         db.execute("CREATE TABLE IF NOT EXISTS counts (name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID")
