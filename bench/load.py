@@ -2,7 +2,7 @@
 
 N simulated players each play whole games as a browser does (follow a random cell link,
 follow its See Other to the new board, repeat; then start a new game) against gunicorn
-with 2 workers on loopback, for the embedded file store and for Redis. Beside them, served
+with 2 workers on loopback, for the embedded SQLite store and for Redis. Beside them, served
 the same way: the bare Flask app the ratios are taken to (bench/bare_app.py), and the
 floor app (bench/floor_app.py), which sends the game's traffic with none of its work, to
 show how much of the gap no app code could close. It prints moves/s, p50 and p99 latency
@@ -126,7 +126,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    runs: dict[str, list[dict]] = {"bare Flask": [], "floor": [], "file store": [], "Redis": []}
+    runs: dict[str, list[dict]] = {"bare Flask": [], "floor": [], "SQLite": [], "Redis": []}
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         tmp = Path(tmp)
         redis = servers.RedisServer(tmp / "redis", fsync="everysec").start()
@@ -135,7 +135,7 @@ def main() -> None:
         bases = {
             "bare Flask": stack.enter_context(servers.gunicorn({}, app="bench.bare_app:app")),
             "floor": stack.enter_context(servers.gunicorn({}, app="bench.floor_app:app")),
-            "file store": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "files", **every_player_new))),
+            "SQLite": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "sqlite", **every_player_new))),
             "Redis": stack.enter_context(
                 servers.gunicorn(servers.app_env(tmp / "redis-app", REDIS_URL=redis.url, **every_player_new))
             ),

@@ -3,7 +3,7 @@
 A real player loads the board and plays a move, over and over, while N slow connections
 are open against the same server (half trickle their headers a byte a second, half never
 finish a POST body). Served as `make run` serves (gunicorn.conf.py: gevent workers, 2 of
-them, file store) and as the README's production command (4 workers, Redis), and, to show
+them, SQLite) and as the README's production command (4 workers, Redis), and, to show
 what the gevent workers fix, `make run` with gunicorn's sync workers. Prints the median and
 the worst of the player's page loads and moves (a request that takes over 5 s counts as
 stalled), and how many slow connections the server dropped meanwhile (each is opened
@@ -69,7 +69,7 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="ttt-slow-"))
     redis = servers.RedisServer(tmp / "redis").start()
     deployments = {
-        "make run (gevent, 2 workers, files)": (servers.app_env(tmp / "a"), 2),
+        "make run (gevent, 2 workers, SQLite)": (servers.app_env(tmp / "a"), 2),
         "production (gevent, 4 workers, Redis)": (servers.app_env(tmp / "b", REDIS_URL=redis.url), 4),
         "make run with sync workers (before)": (servers.app_env(tmp / "c", GUNICORN_CMD_ARGS="-k sync"), 2),
     }

@@ -122,7 +122,7 @@ def main() -> None:
         bases = {
             "bare Flask": stack.enter_context(servers.gunicorn({}, app="bench.bare_app:app")),
             "Jinja floor": stack.enter_context(servers.gunicorn({}, app="bench.jinja_floor_app:app")),
-            "SQLite": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "files", **many))),
+            "SQLite": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "sqlite", **many))),
             "Redis": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "redis", REDIS_URL=redis.url, **many))),
         }
         for _ in range(args.rounds):  # interleaved, so that a busy spell hits every app

@@ -208,7 +208,43 @@ class Response:
         self.text = text
 
 
-class SlowClients:
+class BackgroundConnections:
+    """`count` connections to a server that a thread keeps busy every `interval` seconds
+    (`_tick`) from `__enter__` to `__exit__`."""
+
+    def __init__(self, base: str, count: int, interval: float) -> None:
+        parts = urlsplit(base)
+        self.address = (parts.hostname, parts.port)
+        self.count = count
+        self.interval = interval
+        self.sockets: list[socket.socket | None] = [None] * count
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+
+    def __enter__(self):
+        self._begin()
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stopping.set()
+        self.thread.join()
+        for sock in self.sockets:
+            if sock is not None:
+                sock.close()
+
+    def _loop(self) -> None:
+        while not self.stopping.wait(self.interval):
+            self._tick()
+
+    def _begin(self) -> None:
+        self._tick()
+
+    def _tick(self) -> None:
+        raise NotImplementedError
+
+
+class SlowClients(BackgroundConnections):
     """`count` connections that hold a server's attention for as long as they are open:
     half trickle their headers, half send a POST's headers and never finish its body.
     Each sends one more byte every `interval` seconds; a connection the server drops is
@@ -219,41 +255,26 @@ class SlowClients:
     BODY += "Content-Length: 4096\r\n\r\nmode="
 
     def __init__(self, base: str, count: int = 256, interval: float = 1.0) -> None:
-        parts = urlsplit(base)
-        self.address = (parts.hostname, parts.port)
-        self.count = count
-        self.interval = interval
-        self.sockets: list[socket.socket] = []
+        super().__init__(base, count, interval)
         self.reopened = 0
-        self.stopping = threading.Event()
-        self.thread = threading.Thread(target=self._trickle, daemon=True)
 
-    def __enter__(self) -> SlowClients:
+    def _begin(self) -> None:
         self.sockets = [self._open(n) for n in range(self.count)]
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stopping.set()
-        self.thread.join()
-        for sock in self.sockets:
-            sock.close()
 
     def _open(self, n: int) -> socket.socket:
         sock = connect_from(self.address, n)
         sock.sendall((self.HEADERS if n % 2 == 0 else self.BODY).encode())
         return sock
 
-    def _trickle(self) -> None:
-        while not self.stopping.wait(self.interval):
-            for n, sock in enumerate(self.sockets):
-                try:
-                    sock.sendall(b"a")
-                except OSError:
-                    sock.close()
-                    self.reopened += 1
-                    with contextlib.suppress(OSError):
-                        self.sockets[n] = self._open(n)
+    def _tick(self) -> None:
+        for n, sock in enumerate(self.sockets):
+            try:
+                sock.sendall(b"a")
+            except OSError:
+                sock.close()
+                self.reopened += 1
+                with contextlib.suppress(OSError):
+                    self.sockets[n] = self._open(n)
 
 
 class UnfinishedBodies(SlowClients):
@@ -282,36 +303,17 @@ def connect_from(address: tuple[str, int], n: int, source: str | None = None) ->
     return socket.create_connection(address, timeout=5, source_address=(source, 0))
 
 
-class IdleKeepAlives:
+class IdleKeepAlives(BackgroundConnections):
     """`count` keep-alive connections from one address, each asking for /robots.txt every
     `interval` seconds and idle in between; a connection the server closes is opened again."""
 
     REQUEST = b"GET /robots.txt HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 
     def __init__(self, base: str, count: int, source: str = "127.0.0.2", interval: float = 4.0) -> None:
-        parts = urlsplit(base)
-        self.address, self.count, self.source, self.interval = (parts.hostname, parts.port), count, source, interval
-        self.sockets: list[socket.socket | None] = [None] * count
-        self.stopping = threading.Event()
-        self.thread = threading.Thread(target=self._keep_asking, daemon=True)
+        super().__init__(base, count, interval)
+        self.source = source
 
-    def __enter__(self) -> IdleKeepAlives:
-        self._ask_all()
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stopping.set()
-        self.thread.join()
-        for sock in self.sockets:
-            if sock is not None:
-                sock.close()
-
-    def _keep_asking(self) -> None:
-        while not self.stopping.wait(self.interval):
-            self._ask_all()
-
-    def _ask_all(self) -> None:
+    def _tick(self) -> None:
         for n, sock in enumerate(self.sockets):
             try:
                 if sock is None:
