@@ -108,19 +108,20 @@ class Sessions(SessionInterface):
 def init_app(app: Flask) -> None:
     """Open the store the config asks for (Redis if REDIS_URL, else SQLite) and install the
     session interface on it."""
+    every_table = tables(app)
     if app.config.get("REDIS_URL"):
         client = redis.Redis.from_url(app.config["REDIS_URL"], socket_timeout=2, socket_connect_timeout=2)
         store = RedisStore(client)
     else:
-        store = SQLiteStore(app.config["DATABASE"], tables(app))
-    upkeep = Upkeep(store, tables(app), app.config["TIDY_SECONDS"], app.logger)
+        store = SQLiteStore(app.config["DATABASE"], every_table)
+    upkeep = Upkeep(store, every_table, app.config["TIDY_SECONDS"], app.logger)
     app.extensions["ttt.store"] = store
     app.extensions["ttt.upkeep"] = upkeep
-    app.session_interface = Sessions(store, tables(app)[0], app.config["SESSION_ID_LENGTH"], upkeep)
+    app.session_interface = Sessions(store, every_table[0], app.config["SESSION_ID_LENGTH"], upkeep)
     app.before_request(_refuse_when_store_failed)
     app.after_request(upkeep.schedule)
     warn_about_file_store(app)
-    app.cli.command("tidy-store")(lambda: print(f"removed {store.tidy(tables(app))} expired or evicted records"))
+    app.cli.command("tidy-store")(lambda: print(f"removed {store.tidy(every_table)} expired or evicted records"))
 
 
 def warn_about_file_store(app: Flask) -> None:
