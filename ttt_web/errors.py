@@ -51,8 +51,13 @@ def http_error(error: HTTPException):
     """The error's own page, with the error's headers (Allow, Retry-After)."""
     page = render_template("error.html", error=error, description=description(error))
     response = make_response(page, error.code)
-    response.headers.extend((name, value) for name, value in error.get_headers() if name.lower() != "content-type")
+    response.headers.extend(own_headers(error))
     return response
+
+
+def own_headers(error: HTTPException) -> list[tuple[str, str]]:
+    """The error's headers (Allow, Retry-After), without werkzeug's Content-Type."""
+    return [(name, value) for name, value in error.get_headers() if name.lower() != "content-type"]
 
 
 def replace_with(response: Response, error: HTTPException) -> None:
@@ -62,9 +67,8 @@ def replace_with(response: Response, error: HTTPException) -> None:
     response.status_code = page.status_code
     response.set_data(page.get_data())
     response.headers.pop("Location", None)
-    for name, value in error.get_headers():
-        if name.lower() != "content-type":
-            response.headers[name] = value
+    for name, value in own_headers(error):
+        response.headers[name] = value
 
 
 def server_error(error: InternalServerError):

@@ -58,21 +58,14 @@ class RedisStore:
         keys = [self.key(table, key), self.index(table)]
         return bool(self._delete(keys=keys, args=["" if version is None else version]))
 
-    def versions(self, table: Table, keys: list[str]) -> dict[str, int]:
-        pipe = self.client.pipeline(transaction=False)
-        for key in keys:
-            pipe.hget(self.key(table, key), "v")
-        return {key: int(v) for key, v in zip(keys, pipe.execute(), strict=True) if v is not None}
-
     def count(self, table: Table) -> int:
         return self.client.zcard(self.index(table))
 
-    def tidy(self, tables: list[Table], now: float | None = None) -> int:
+    def tidy(self, tables: list[Table]) -> int:
         """Expired records are gone already (their keys expire); their index entries go here."""
-        now = time.time() if now is None else now
         removed = 0
         for table in tables:
-            removed += self.client.zremrangebyscore(self.index(table), "-inf", now)
+            removed += self.client.zremrangebyscore(self.index(table), "-inf", time.time())
             if excess := to_evict(table, self.count(table)):
                 removed += self._evict(keys=[self.index(table)], args=[excess])
         return removed

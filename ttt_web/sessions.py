@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import redis
-from flask import Flask, Request, Response, current_app, request
+from flask import Flask, Request, Response, request
 from flask.sessions import SessionInterface
 from flask_session.base import ServerSideSession
 
@@ -142,10 +142,6 @@ def tables(app: Flask) -> list[Table]:
     sessions = Table("sessions", int(app.permanent_session_lifetime.total_seconds()), app.config["MAX_SESSIONS"])
     rooms = Table("rooms", int(app.config["ROOM_IDLE_HOURS"] * 3600), app.config["MAX_ROOMS"])
     return [sessions, rooms]
-
-
-def store() -> Store:
-    return current_app.extensions["ttt.store"]
 
 
 def _refuse_when_store_failed() -> None:

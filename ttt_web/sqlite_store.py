@@ -12,6 +12,7 @@ worker), for up to BUSY_WAIT seconds.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import threading
@@ -116,36 +117,23 @@ class SQLiteStore:
             return self._changed(f"DELETE FROM {table.name} WHERE id = ?", (key,)) > 0
         return self._changed(f"DELETE FROM {table.name} WHERE id = ? AND version = ?", (key, version)) > 0
 
-    def versions(self, table: Table, keys: list[str]) -> dict[str, int]:
-        if not keys:
-            return {}
-        marks = ",".join("?" * len(keys))
-        sql = f"SELECT id, version FROM {table.name} WHERE id IN ({marks}) AND expires > ?"
-        return dict(self._run(sql, (*keys, time.time())))
-
     def count(self, table: Table) -> int:
         return self._run("SELECT n FROM counts WHERE name = ?", (table.name,))[0][0]
 
-    def tidy(self, tables: list[Table], now: float | None = None) -> int:
-        now = time.time() if now is None else now
+    def tidy(self, tables: list[Table]) -> int:
         removed = 0
         for table in tables:
             expired = f"DELETE FROM {table.name} WHERE id IN (SELECT id FROM {table.name} WHERE expires <= ? LIMIT ?)"
-            removed += self._in_batches(expired, now)
-            excess = to_evict(table, self.count(table))
+            removed += self._in_batches(expired, (time.time(),))
             oldest = f"DELETE FROM {table.name} WHERE id IN (SELECT id FROM {table.name} ORDER BY expires LIMIT ?)"
-            while excess > 0 and (gone := self._changed(oldest, (min(excess, BATCH),))):
-                removed, excess = removed + gone, excess - gone
-                time.sleep(0)  # under gevent: the worker's other clients go first
+            removed += self._in_batches(oldest, (), most=to_evict(table, self.count(table)))
         return removed
 
-    def _in_batches(self, sql: str, now: float) -> int:
+    def _in_batches(self, sql: str, parameters: tuple, most: float = math.inf) -> int:
+        """Run a DELETE whose last parameter is its LIMIT, BATCH records at a time, until it
+        removes nothing or `most` are gone; how many went."""
         removed = 0
-        while (gone := self._changed(sql, (now, BATCH))) > 0:
+        while removed < most and (gone := self._changed(sql, (*parameters, min(BATCH, most - removed)))):
             removed += gone
-            time.sleep(0)
+            time.sleep(0)  # under gevent: the worker's other clients go first
         return removed
-
-    def integrity(self) -> str:
-        """SQLite's own check of the whole database: "ok", or what is wrong."""
-        return "; ".join(row[0] for row in self._run("PRAGMA integrity_check"))

@@ -16,11 +16,7 @@ import redis
 KEEP_AFTER_EVICTION = 0.9  # an eviction makes room down to this share of a table's cap
 
 
-class StoreError(RuntimeError):
-    """The store could not be read or written."""
-
-
-STORE_ERRORS = (StoreError, OSError, sqlite3.Error, redis.RedisError)
+STORE_ERRORS = (OSError, sqlite3.Error, redis.RedisError)  # the store could not be read or written
 
 
 @dataclass(frozen=True)
@@ -50,13 +46,10 @@ class Store(Protocol):
     def delete(self, table: Table, key: str, version: int | None = None) -> bool:
         """Remove the record (only at `version`, if given); whether it was there."""
 
-    def versions(self, table: Table, keys: list[str]) -> dict[str, int]:
-        """The current version of each live record among `keys`."""
-
     def count(self, table: Table) -> int:
         """How many records the table holds."""
 
-    def tidy(self, tables: list[Table], now: float | None = None) -> int:
+    def tidy(self, tables: list[Table]) -> int:
         """Remove expired records and, past a table's cap, those written the longest ago,
         down to KEEP_AFTER_EVICTION of it; return how many went."""
 
