@@ -330,3 +330,60 @@ class IdleKeepAlives(BackgroundConnections):
     @property
     def open(self) -> int:
         return sum(sock is not None for sock in self.sockets)
+
+
+class EventStream:
+    """One event stream (server-sent events) read over a raw socket by a thread of its own:
+    the status, the headers, and each event as a dict (its fields, with "at": when it came,
+    time.monotonic) in `events`; `ended` is set when the server closes the stream. HTTP/1.0,
+    so that the body is the stream itself, not chunks."""
+
+    def __init__(self, base: str, path: str, headers: dict[str, str] | None = None) -> None:
+        parts = urlsplit(base)
+        self.sock = socket.create_connection((parts.hostname, parts.port), timeout=30)
+        lines = [f"GET {path} HTTP/1.0", f"Host: {parts.netloc}", "Accept: text/event-stream"]
+        lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+        self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        self.file = self.sock.makefile("rb")
+        self.status = int(self.file.readline().split()[1])
+        self.headers = http.client.parse_headers(self.file)
+        self.events: list[dict[str, str | float]] = []
+        self.comments = 0
+        self.ended = threading.Event()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        event: dict[str, str | float] = {}
+        try:
+            for raw in self.file:
+                line = raw.decode().rstrip("\r\n")
+                if not line:
+                    if event:
+                        self.events.append({**event, "at": time.monotonic()})
+                    event = {}
+                elif line.startswith(":"):
+                    self.comments += 1
+                else:
+                    name, _, value = line.partition(":")
+                    event[name] = value.removeprefix(" ")
+        except OSError:
+            pass
+        self.ended.set()
+
+    def wait_for(self, count: int, seconds: float = 5) -> list[dict]:
+        """Until `count` events (retry: included) have come; the events."""
+        deadline = time.monotonic() + seconds
+        while len(self.events) < count and time.monotonic() < deadline and not self.ended.is_set():
+            time.sleep(0.005)
+        return self.events
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
+        self.sock.close()
+
+    def __enter__(self) -> EventStream:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -5,7 +5,7 @@ import contextlib
 import json
 import sqlite3
 import time
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import redis
@@ -13,6 +13,7 @@ import redis
 from tests import servers
 from tests.conftest import records
 from tests.page import Page
+from ttt_web import rooms
 from ttt_web.room import GUEST, HOST, Room, RoomError, new_key
 
 WIN_FOR_X = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]  # X completes the top row
@@ -46,10 +47,11 @@ class Seat:
         assert response.status_code == 303, response.text
         return self.page()
 
-    def post(self, form: str, status: int = 303):
-        page = self.page()
+    def post(self, form: str, status: int | None = 303, at: str = ""):
+        """Send form `form` of the room's page (or of the page at `at`)."""
+        page = Page(self.client.get(at).text) if at else self.page()
         response = self.client.post(page.action(form), data=page.form(form))
-        assert response.status_code == status, response.text
+        assert status is None or response.status_code == status, response.text
         return response
 
 
@@ -70,65 +72,134 @@ def play_out(host: Seat, guest: Seat, cells=WIN_FOR_X) -> Page:
 
 # The room itself.
 
+LINK = "https://ttt.example/room/{}".format
+
+
+def opened(name: str = "", key: str | None = None) -> Room:
+    return Room.open(key or new_key(), LINK, name)
+
+
+def played(room: Room, cells) -> Room:
+    """`cells` (0-8) played in turn by whoever's turn it is, with their own tokens."""
+    for cell in cells:
+        who = room.whose_turn()
+        room = room.play(who, cell, room.game.number, room.seat_token(who))
+    return room
+
 
 def test_a_room_seats_the_host_then_one_guest():
     host_key, guest_key, other_key = new_key(), new_key(), new_key()
-    room = Room.open(host_key, "Ann")
+    room = opened("Ann", host_key)
     assert room.player(host_key) == HOST and room.player(guest_key) is None and not room.full
+    assert room.link == LINK(room.id)
     room = room.join(guest_key, "Bob")
     assert room.player(guest_key) == GUEST and room.full
     assert room.join(guest_key) == room  # joining again changes nothing
     with pytest.raises(RoomError, match="Both seats are taken"):
         room.join(other_key)
+    with pytest.raises(RoomError, match="not your friend's"):
+        opened("Ann").join(new_key(), "ann")
 
 
 def test_sides_swap_each_round_and_the_score_follows_the_players():
-    host_key, guest_key = new_key(), new_key()
-    room = Room.open(host_key).join(guest_key)
+    room = opened().join(new_key())
     assert (room.mark(HOST), room.mark(GUEST), room.whose_turn()) == ("X", "O", HOST)
-    for n, (row, col) in enumerate(WIN_FOR_X):
-        room = room.play(HOST if n % 2 == 0 else GUEST, 3 * row + col, n, room.token)
+    room = played(room, [0, 3, 1, 4, 2])
     assert room.over and room.winner() == HOST and room.score == (1, 0, 0)
-    room = room.rematch(GUEST, room.token)
+    room = room.rematch(GUEST, room.seat_token(GUEST)).rematch(HOST, room.seat_token(HOST))
     assert (room.mark(HOST), room.whose_turn(), room.round, room.moves) == ("O", GUEST, 2, ())
-    room = room.resign(HOST, room.token)
+    room = room.resign(HOST, room.seat_token(HOST))
     assert room.winner() == GUEST and room.score == (1, 1, 0)
+
+
+def test_each_seat_has_its_own_token_and_each_round_new_ones():
+    room = opened().join(new_key())
+    host, guest = room.seat_token(HOST), room.seat_token(GUEST)
+    assert host != guest and room.token not in (host, guest) and len(host) == 22
+    with pytest.raises(RoomError, match="another round, room or seat"):
+        room.play(HOST, 4, 0, guest)  # the guest's own token cannot move for the host
+    room = room.resign(GUEST, guest)
+    room = room.rematch(HOST, host).rematch(GUEST, guest)
+    assert room.seat_token(HOST) not in (host, guest) and room.seat_token(GUEST) not in (host, guest)
 
 
 @pytest.mark.parametrize(
     ("who", "cell", "number", "token", "reason"),
     [
-        (None, 4, 0, "t", "no seat"),
-        (GUEST, 4, 0, "t", "not your turn"),
-        (HOST, 4, 1, "t", "out of date"),
+        (None, 4, 0, "host", "no seat"),
+        (GUEST, 4, 0, "guest", "not your turn"),
+        (HOST, 4, 1, "host", "out of date"),
         (HOST, 4, 0, "forged", "another round"),
+        (HOST, 4, 0, "guest", "another round, room or seat"),
+        (HOST, 4, 0, "round", "another round, room or seat"),
     ],
 )
-def test_a_move_must_fit_the_seat_the_turn_the_number_and_the_round(who, cell, number, token, reason):
-    room = Room.open(new_key()).join(new_key())
-    token = room.token if token == "t" else token
+def test_a_move_must_fit_the_seat_the_turn_the_number_and_the_token(who, cell, number, token, reason):
+    room = opened().join(new_key())
+    token = {"host": room.seat_token(HOST), "guest": room.seat_token(GUEST), "round": room.token}.get(token, token)
     with pytest.raises(RoomError, match=reason):
         room.play(who, cell, number, token)
 
 
-def test_a_taken_cell_a_finished_game_and_a_closed_room_refuse_moves():
-    room = Room.open(new_key()).join(new_key())
-    room = room.play(HOST, 4, 0, room.token)
+def test_a_taken_cell_and_a_finished_game_refuse_moves():
+    room = played(opened().join(new_key()), [4])
     with pytest.raises(RoomError, match="taken"):
-        room.play(GUEST, 4, 1, room.token)
-    with pytest.raises(RoomError, match="closed"):
-        room.leave(GUEST).play(GUEST, 0, 1, room.token)
+        room.play(GUEST, 4, 1, room.seat_token(GUEST))
     with pytest.raises(RoomError, match="Finish or resign"):
-        room.rematch(HOST, room.token)
+        room.rematch(HOST, room.seat_token(HOST))
+    room = played(room, [0, 1, 2, 7])
+    with pytest.raises(RoomError, match="over"):
+        room.play(GUEST, 8, 5, room.seat_token(GUEST))
+
+
+def test_a_rematch_is_an_offer_the_other_accepts_or_declines():
+    room = played(opened().join(new_key()), [0, 3, 1, 4, 2])
+    offered = room.rematch(HOST, room.seat_token(HOST))
+    assert (offered.offer, offered.round, offered.moves) == (HOST, 1, room.moves)  # the board stays
+    assert offered.rematch(HOST, room.seat_token(HOST)) == offered  # asking twice is asking once
+    declined = offered.decline(GUEST, room.seat_token(GUEST))
+    assert declined.declined and declined.moves == room.moves
+    with pytest.raises(RoomError, match="no offer"):
+        declined.decline(HOST, room.seat_token(HOST))  # one cannot decline one's own offer
+    again = declined.rematch(HOST, room.seat_token(HOST))
+    assert (again.offer, again.declined) == (HOST, False)
+    accepted = again.rematch(GUEST, room.seat_token(GUEST))
+    assert (accepted.round, accepted.moves, accepted.offer, accepted.score) == (2, (), None, (1, 0, 0))
+
+
+def test_leaving_gives_up_the_seat_not_the_room():
+    host_key, guest_key, newcomer = new_key(), new_key(), new_key()
+    room = played(opened("Ann", host_key).join(guest_key, "Bob"), [0, 4, 8])
+    left = room.leave(GUEST)  # mid-game: counted as resigned
+    assert (left.seats[GUEST], left.names, left.moves, left.score) == ("", ("Ann", ""), room.moves, (1, 0, 0))
+    assert left.over and left.winner() == HOST and not left.empty and left.player(host_key) == HOST
+    assert left.player(guest_key) is None
+    with pytest.raises(RoomError, match="Your friend has left"):
+        left.rematch(HOST, left.seat_token(HOST))
+    joined = left.join(newcomer, "Cy")  # someone new: a new score and a new round
+    assert (joined.names, joined.score, joined.moves, joined.round) == (("Ann", "Cy"), (0, 0, 0), (), 2)
+    assert joined.player(newcomer) == GUEST
+    assert joined.leave(HOST).leave(GUEST).empty
+
+
+def test_leaving_before_a_move_or_after_the_end_changes_no_score():
+    room = opened().join(new_key())
+    assert room.leave(HOST).score == (0, 0, 0) and room.leave(HOST).moves == ()
+    room = played(room, [0, 3, 1, 4, 2])
+    assert room.leave(GUEST).score == room.score == (1, 0, 0)
+    with pytest.raises(RoomError, match="no seat"):
+        room.leave(None)
 
 
 def test_a_room_round_trips_through_json_and_refuses_damaged_data():
-    room = Room.open(new_key(), "Ann").join(new_key(), "Bob")
-    room = room.play(HOST, 4, 0, room.token)
+    room = played(opened("Ann").join(new_key(), "Bob"), [4])
     assert Room.from_data(json.loads(json.dumps(room.to_data()))) == room
-    for damage in [{"moves": [4, 4]}, {"id": "short"}, {"seats": ["a"]}, {"score": "x"}, {"names": [1, 2]}]:
+    damages = [{"moves": [4, 4]}, {"id": "short"}, {"seats": ["a"]}, {"score": "x"}, {"names": [1, 2]}]
+    damages += [{"offer": 2}, {"declined": "no"}, {"link": None}]
+    for damage in damages:
         assert Room.from_data({**room.to_data(), **damage}) is None
     assert Room.from_data(None) is None
+    assert Room.from_data({k: v for k, v in room.to_data().items() if k != "offer"}) is None
 
 
 # Over HTTP, on both stores.
@@ -141,23 +212,56 @@ def test_two_clients_play_a_whole_game_and_a_rematch(app):
     assert host.page()["status"].text == "You won!" and guest.page()["status"].text == "Ann won."
     assert host.page()["room-score"].attrs["data-host"] == "1"
     guest.post("rematch")
+    assert guest.page()["offer"].text == "You offered a rematch. Waiting for Ann to answer."
+    assert host.page()["offer"].text == "Bob offers a rematch, sides swapped."
+    assert host.page().marks == guest.page().marks == "XXXOO...."  # both still see the last board
+    host.post("rematch")  # accepts
     assert guest.page()["status"].attrs["data-you"] == "X" and guest.page()["status"].text == "Your turn: place X."
     page = play_out(host, guest, [(1, 1), (0, 0), (0, 1), (2, 1), (0, 2), (2, 0), (1, 0), (1, 2), (2, 2)])
     assert page["status"].attrs["data-result"] == "draw"
     assert host.page()["room-score"].attrs == {**host.page()["room-score"].attrs, "data-draws": "1"}
 
 
-def test_the_player_who_waits_gets_a_page_that_refreshes_itself(app):
+def test_a_declined_rematch_keeps_the_finished_board(app):
+    host, guest = pair(app)
+    play_out(host, guest)
+    host.post("rematch")
+    guest.post("decline")
+    assert host.page()["offer"].text == "Bob declined the rematch."
+    assert host.page().marks == "XXXOO...." and host.page()["status"].text == "You won!"
+    assert guest.page().root.by_id("decline") is None  # nothing left to answer
+    before = stored_state(app)
+    assert guest.client.post(f"{guest.path}/decline", data=guest.page().form("rematch")).status_code == 303
+    assert stored_state(app) == before  # a second "no" (a double click) is the same "no"
+
+
+def test_after_a_room_game_its_review_and_the_explorer(app):
+    host, guest = pair(app)
+    assert host.page().root.by_id("review") is None
+    play_out(host, guest)
+    page = guest.page()
+    assert page["review"].attrs["href"] == "/review/0-3-1-4-2"
+    assert page["explore"].attrs["href"] == "/explore/XXXOO...."
+    assert guest.client.get(page["review"].attrs["href"]).status_code == 200
+
+
+def test_without_javascript_a_waiting_players_page_reloads_itself_and_a_form_never_does(app):
     host = Seat(app.test_client()).invite()
-    assert 'http-equiv="refresh"' in host.page().html  # waiting for the guest
+    assert REFRESH in host.page().html  # waiting for the guest
     assert host.page()["share"] and host.page()["room-link"].attrs["value"].endswith(host.path)
     assert next(host.page()["share"].iter("svg")).attrs["role"] == "img"
     guest = Seat(app.test_client(), host.path)
+    assert guest.page()["join"] and "refresh" not in guest.page().html  # the join form: never
     guest.join()
-    assert 'http-equiv="refresh"' not in host.page().html  # the host's turn
-    assert 'http-equiv="refresh"' in guest.page().html and guest.page()["refresh"]
+    assert REFRESH not in host.page().html  # the host's turn
+    assert REFRESH in guest.page().html and guest.page()["refresh"]
     host.move(1, 1)
-    assert 'http-equiv="refresh"' in host.page().html and 'http-equiv="refresh"' not in guest.page().html
+    assert REFRESH in host.page().html and REFRESH not in guest.page().html
+    watcher = Seat(app.test_client(), host.path).page()
+    assert "refresh" not in watcher.html and watcher["live-board"]  # spectators follow the stream only
+
+
+REFRESH = '<noscript><meta http-equiv="refresh"'  # JavaScript on: the event stream, no reload
 
 
 def test_waiting_costs_no_write(app):
@@ -186,12 +290,26 @@ def test_a_third_client_watches_and_cannot_move_or_take_a_seat(app):
     watcher = Seat(app.test_client(), host.path)
     page = watcher.page()
     assert page.root.by_id("join") is None and page.links == {} and page.root.by_id("resign") is None
-    assert "refresh" in page.html  # a game under way: the watcher's page follows it
+    assert page["watching"].text == "You are watching Ann (X) and Bob (O)."
+    assert page["status"].text == "Ann (X) played b2. Bob (O) to move."
     watcher.join(status=409)
     link = guest.page().links[0, 0]
     assert watcher.client.get(link).status_code == 403
-    assert host.client.get(link).status_code == 409  # the host's own cookie: not the host's turn
+    assert host.client.get(link).status_code == 403  # the guest's link carries the guest's token
     assert guest.page().marks == "....X...."
+
+
+def test_a_players_link_cannot_move_for_the_other_or_come_from_another_site(app):
+    host, guest = pair(app)
+    link = host.page().links[1, 1]
+    token = parse_qs(urlsplit(link).query)["game"][0]
+    assert token not in guest.page().html and guest.page()["status"].text == "Waiting for Ann to move."
+    assert guest.client.get(link).status_code == 403  # the host's link, opened by the guest: not theirs
+    response = host.client.get(link, headers={"Sec-Fetch-Site": "cross-site"})
+    assert response.status_code == 403 and Page(response.text)["message"].text == rooms.CROSS_SITE
+    assert host.client.get(link, headers={"Sec-Fetch-Site": "same-site"}).status_code == 403
+    assert host.page().marks == "." * 9
+    assert host.client.get(link, headers={"Sec-Fetch-Site": "same-origin"}).status_code == 303
 
 
 def test_stale_forged_and_replayed_links_change_nothing(app):
@@ -205,6 +323,7 @@ def test_stale_forged_and_replayed_links_change_nothing(app):
         seat.move(row, col)
     assert host.page()["status"].text == "You won!"
     guest.post("rematch")
+    host.post("rematch")
     assert guest.client.get(guest_link).status_code == 403  # a link of round 1, replayed in round 2
     assert host.page().marks == "." * 9
     assert host.client.get("/room/AAAAAAAAAAAAAAAAAAAAAA").status_code == 404
@@ -212,18 +331,44 @@ def test_stale_forged_and_replayed_links_change_nothing(app):
     assert host.client.get("/room/AAAAAAAAAAAAAAAAAAAAAA/move?n=0&row=0&col=0&game=x").status_code == 404
 
 
-def test_resign_and_leave(app):
+def test_resign_and_leave_ask_first(app):
     host, guest = pair(app)
     host.move(1, 1)
-    guest.post("resign")
+    confirm = Page(guest.client.get(guest.page()["resign"].attrs["href"]).text)
+    assert "Resign this game?" in confirm["confirm-title"].text and "Ann wins this round" in confirm.html
+    assert guest.page()["status"].text == "Ann played b2. Your turn: place O."  # asking changed nothing
+    response = guest.client.post(confirm.action("resign-confirm"), data=confirm.form("resign-confirm"))
+    assert response.status_code == 303
     assert guest.page()["status"].text == "You resigned. Ann won."
     assert host.page()["room-score"].attrs["data-host"] == "1"
-    host.post("leave")
+    confirm = Page(host.client.get(host.page()["leave"].attrs["href"]).text)
+    assert "Bob keeps the board and the score" in confirm.html
+    assert host.client.post(confirm.action("leave-confirm"), data=confirm.form("leave-confirm")).status_code == 303
+    page = guest.page()  # the guest keeps the room, the board and the score, and can invite again
+    assert page.marks == "....X...." and page["room-score"].attrs["data-host"] == "1" and page["share"]
+    outsider = Seat(app.test_client(), host.path)
+    assert outsider.client.get(f"{host.path}/resign").status_code == 403
+    outsider.join("Cy")  # someone new: a new round and a new score
+    page = guest.page()
+    assert page["status"].text == "Your turn: place X." and page.marks == "." * 9
+    assert page["room-score"].attrs == {**page["room-score"].attrs, "data-host": "0", "data-guest": "0"}
+    assert "Cy" in page["room-score"].text
+    guest.post("leave-confirm", at=f"{guest.path}/leave")
+    outsider.post("leave-confirm", at=f"{host.path}/leave")
     response = guest.client.get(guest.path)
     assert response.status_code == 404 and "This room has closed" in response.text
     response = guest.client.get(f"{guest.path}/move?n=x")  # refused before the room is read
     assert response.status_code == 404 and "This room has closed" in response.text
-    assert list(records(app, "rooms")) == []  # a closed room is deleted, not kept
+    assert list(records(app, "rooms")) == []  # a room nobody sits in is deleted, not kept
+
+
+def test_leaving_mid_game_counts_as_resigning(app):
+    host, guest = pair(app)
+    host.move(1, 1)
+    guest.post("leave-confirm", at=f"{guest.path}/leave")
+    page = host.page()
+    assert page["status"].text == "Your friend left during the game. You won!"
+    assert page["room-score"].attrs["data-host"] == "1" and page.marks == "....X...."
 
 
 def test_a_session_sits_in_three_rooms_at_most(app):

@@ -58,6 +58,13 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_ROOMS=int(os.environ.get("TTT_MAX_ROOMS", "10000")),
         NEW_ROOM_LIMIT=os.environ.get("TTT_NEW_ROOM_LIMIT", "20 per minute; 200 per day"),
         PUBLIC_URL=os.environ.get("TTT_PUBLIC_URL"),  # e.g. https://ttt.example.org: for links to share
+        TRUSTED_HOSTS=os.environ.get("TTT_TRUSTED_HOSTS", "").split(",")
+        if os.environ.get("TTT_TRUSTED_HOSTS")
+        else None,
+        STREAM_SECONDS=float(
+            os.environ.get("TTT_STREAM_SECONDS", "300")
+        ),  # a room's event stream, before it reconnects
+        HEARTBEAT_SECONDS=float(os.environ.get("TTT_HEARTBEAT_SECONDS", "15")),  # keeps proxies from closing a stream
     )
     if test_config:
         app.config.from_mapping(test_config)

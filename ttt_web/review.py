@@ -15,7 +15,7 @@ from .board import board_view
 from .costs import position_of
 from .game import Game, GameError, action_name, format_moves, parse_moves
 from .judging import Judgement, review
-from .urls import url_for
+from .urls import public_base, url_for, varies_by_host
 
 bp = Blueprint("review", __name__, url_prefix="/review")
 
@@ -81,6 +81,7 @@ def game(moves: str):
     final_text = result_text(final)
     tally = summary(listed)
     best = " ".join(f"{mark}: {n} of {played} best." for mark, (n, played) in tally.items())
+    site = public_base()
     response = Response(
         render_template(
             "review/game.html",
@@ -95,13 +96,13 @@ def game(moves: str):
             summary=tally,
             turning=turning_point(listed),
             from_here=format_moves(cells[:ply]) if ply and not shown.over else "",
-            share=request.host_url.rstrip("/") + base,
+            share=site + base,
             share_text=f"Tic-tac-toe, every move judged: {final_text} {best}",
-            image=request.host_url.rstrip("/") + url_for("review.picture", moves=format_moves(cells)),
+            image=site + url_for("review.picture", moves=format_moves(cells)),
         )
     )
     response.headers["Cache-Control"] = CACHE
-    return response
+    return varies_by_host(response)
 
 
 @bp.get("/<moves>/board.svg")

@@ -9,7 +9,7 @@ from flask import Flask, Response, abort, current_app, request
 CSP = "; ".join(
     [
         "default-src 'self'",
-        "script-src 'none'",
+        "script-src 'self'",
         "style-src 'self'",
         "img-src 'self'",
         "form-action 'self'",

@@ -117,6 +117,11 @@ class SQLiteStore:
             return self._changed(f"DELETE FROM {table.name} WHERE id = ?", (key,)) > 0
         return self._changed(f"DELETE FROM {table.name} WHERE id = ? AND version = ?", (key, version)) > 0
 
+    def versions(self, table: Table, keys: list[str]) -> dict[str, int]:
+        """The version of each record of `keys` that is there (and not expired), in one query."""
+        sql = f"SELECT id, version FROM {table.name} WHERE id IN (SELECT value FROM json_each(?)) AND expires > ?"
+        return dict(self._run(sql, (json.dumps(keys), time.time())))
+
     def count(self, table: Table) -> int:
         return self._run("SELECT n FROM counts WHERE name = ?", (table.name,))[0][0]
 

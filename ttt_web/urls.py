@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import functools
+import re
 
 from flask import Flask, current_app, request
+from werkzeug.exceptions import BadRequest
 from werkzeug.routing import Map
+
+LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+HOST = re.compile(rf"(?:(?:{LABEL}\.)*{LABEL}|\[[0-9A-Fa-f:.]{{2,45}}\])(?::[0-9]{{1,5}})?")
 
 
 def init_app(app: Flask) -> None:
@@ -21,3 +26,24 @@ def url_for(endpoint: str, **values: str) -> str:
 @functools.lru_cache(maxsize=256)
 def _cached(url_map: Map, root: str, endpoint: str, values: tuple) -> str:
     return url_map.bind("localhost", script_name=root or "/").build(endpoint, dict(values))
+
+
+def public_base() -> str:
+    """The site's address, for a link that leaves the site (to share, a QR code, a preview):
+    PUBLIC_URL when it is set; else this request's scheme and host, if the host is a well-formed
+    name of at most 253 characters (TTT_TRUSTED_HOSTS narrows that down to a list). A page
+    that shows it varies by Host (`Vary`), unless PUBLIC_URL is set."""
+    configured = current_app.config.get("PUBLIC_URL")
+    if configured:
+        return configured.rstrip("/")
+    host = request.host
+    if len(host) > 253 + 6 or not HOST.fullmatch(host):
+        raise BadRequest("This address's host name is not one the site can put in a link.")
+    return f"{request.scheme}://{host}"
+
+
+def varies_by_host(response):
+    """Mark a response that names the request's host in a link (public_base), for caches."""
+    if not current_app.config.get("PUBLIC_URL"):
+        response.vary.add("Host")
+    return response

@@ -1,0 +1,147 @@
+"""A room's event stream, over HTTP against gunicorn (the production server model), on the
+embedded store and on Redis: how fast a change arrives, what the stream never does (set a
+cookie, write a session), and how it ends."""
+
+import json
+import time
+
+import pytest
+
+from tests import servers, test_rooms
+from tests.page import Page
+from tests.test_rooms import Seat
+
+FAST = 0.3  # seconds: a change reaches the other player's stream within this
+
+
+@pytest.fixture(scope="module", params=["sqlite", "redis"])
+def base(request, tmp_path_factory, redis_server):
+    tmp = tmp_path_factory.mktemp(request.param)
+    extra = {"REDIS_URL": redis_server.url} if request.param == "redis" else {}
+    env = servers.app_env(tmp, TTT_STREAM_SECONDS="4", TTT_HEARTBEAT_SECONDS="0.5", **extra)
+    with servers.gunicorn(env, workers=2) as url:
+        yield url
+
+
+def pair(base: str) -> tuple[Seat, Seat]:
+    host = Seat(servers.HttpClient(base)).invite("Ann")
+    guest = Seat(servers.HttpClient(base), host.path)
+    guest.join("Bob")
+    return host, guest
+
+
+def events_path(page: Page) -> str:
+    return page["room"].attrs["data-events"].replace("&amp;", "&")
+
+
+def stream(base: str, seat: Seat, path: str | None = None, **headers: str) -> servers.EventStream:
+    """The stream `seat`'s page follows, opened with `seat`'s cookies."""
+    cookie = "; ".join(f"{name}={value}" for name, value in seat.client.cookies.items())
+    headers = {"Cookie": cookie, **headers} if cookie else headers
+    return servers.EventStream(base, path or events_path(seat.page()), headers)
+
+
+def rooms_events(events: list[dict]) -> list[dict]:
+    return [event for event in events if event.get("event") == "room"]
+
+
+def test_each_move_reaches_the_other_players_stream_at_once(base):
+    host, guest = pair(base)
+    delays = []
+    with stream(base, guest) as guests, stream(base, host) as hosts:
+        assert guests.status == 200 and guests.headers["Content-Type"].startswith("text/event-stream")
+        assert guests.wait_for(1)[0] == {"retry": "2000", "at": guests.events[0]["at"]}
+        for n, (seat, watcher, row, col) in enumerate(
+            [(host, guests, 1, 1), (guest, hosts, 0, 0), (host, guests, 2, 2)]
+        ):
+            sent = time.monotonic()
+            seat.move(row, col)
+            arrived = watcher.wait_for(2 + n // 2 + (n == 2))[-1]
+            assert arrived["event"] == "room"
+            delays.append(arrived["at"] - sent)
+        update = json.loads(rooms_events(guests.events)[-1]["data"])
+        assert update["title"] == "Ann played c3. Your turn: place O."
+        assert {"live-status", "live-board"} <= set(update["parts"]) and "live-join" not in update["parts"]
+        assert 'id="status"' in update["parts"]["live-status"] and "move?game=" in update["parts"]["live-board"]
+    assert max(delays) < FAST, delays
+
+
+def test_a_stream_sets_no_cookie_and_writes_no_session(base):
+    host, _guest = pair(base)
+    stranger = Seat(servers.HttpClient(base), host.path)
+    for seat in (host, stranger):
+        with stream(base, seat, path=f"{host.path}/events?v=0") as opened:
+            assert opened.status == 200 and "Set-Cookie" not in opened.headers
+            assert rooms_events(opened.wait_for(2))  # v=0: the page is behind, the parts come at once
+        assert stranger.client.cookies == {}
+
+
+def test_reading_a_stream_leaves_the_store_as_it_was(app):
+    """In one process, through the test client: the store before and after a stream."""
+    host, guest = test_rooms.pair(app)
+    before = test_rooms.stored_state(app)
+    for client in (guest.client, app.test_client()):
+        response = client.get(f"{host.path}/events?v=0", buffered=False)
+        chunks = iter(response.response)
+        assert next(chunks).startswith(b"retry:") and b"event: room" in next(chunks)
+        response.close()
+        assert "Set-Cookie" not in response.headers
+    assert test_rooms.stored_state(app) == before
+
+
+def test_a_stream_ends_when_the_room_closes_and_is_refused_for_an_unknown_room(base):
+    host, guest = pair(base)
+    with stream(base, guest) as guests:
+        guests.wait_for(1)
+        for seat in (host, guest):
+            seat.post("leave-confirm", at=f"{host.path}/leave")
+        assert guests.ended.wait(FAST * 3)
+        assert guests.events[-1]["event"] == "gone"  # after a "room" event, if it saw the host leave first
+    with servers.EventStream(base, f"{host.path}/events") as gone:
+        assert gone.status == 204  # EventSource stops for good
+    with servers.EventStream(base, "/room/AAAAAAAAAAAAAAAAAAAAAA/events") as unknown:
+        assert unknown.status == 204
+
+
+def test_a_stream_keeps_alive_ends_in_time_and_resumes_where_it_was(base):
+    host, guest = pair(base)
+    with stream(base, guest) as guests:
+        host.move(1, 1)
+        last = guests.wait_for(2)[-1]
+        assert guests.ended.wait(6)  # TTT_STREAM_SECONDS=4
+        assert guests.comments >= 4  # a heartbeat every 0.5 s while nothing happened
+    with stream(base, guest, **{"Last-Event-ID": last["id"]}) as resumed:
+        time.sleep(0.3)
+        assert rooms_events(resumed.events) == []  # nothing new since the last event it saw
+        guest.move(0, 0)
+        assert (
+            json.loads(rooms_events(resumed.wait_for(2))[0]["data"])["title"]
+            == "You played a1. Waiting for Ann to move."
+        )
+    with stream(base, guest, **{"Last-Event-ID": last["id"]}) as behind:
+        update = json.loads(rooms_events(behind.wait_for(2))[0]["data"])
+        assert update["title"] == "You played a1. Waiting for Ann to move."
+
+
+def test_a_spectators_stream_names_the_players(base):
+    host, _guest = pair(base)
+    watcher = Seat(servers.HttpClient(base), host.path)
+    with stream(base, watcher) as watching:
+        host.move(1, 1)
+        update = json.loads(rooms_events(watching.wait_for(2))[0]["data"])
+    assert update["title"] == "Ann (X) played b2. Bob (O) to move."
+    assert "move?" not in update["parts"]["live-board"]
+
+
+def test_a_move_on_one_instance_reaches_a_stream_on_another(tmp_path, redis_server):
+    env = servers.app_env(tmp_path, REDIS_URL=redis_server.url)
+    with servers.gunicorn(env, workers=1) as first, servers.gunicorn(env, workers=1) as second:
+        host = Seat(servers.HttpClient(first)).invite("Ann")
+        guest = Seat(servers.HttpClient(second), host.path)
+        guest.join("Bob")
+        with stream(second, guest) as guests:
+            guests.wait_for(1)
+            sent = time.monotonic()
+            host.move(1, 1)
+            arrived = guests.wait_for(2)[-1]
+        assert arrived["event"] == "room" and arrived["at"] - sent < FAST

@@ -1,0 +1,137 @@
+"""Live rooms: each process knows which rooms its open event streams follow, and wakes those
+streams when a room changes.
+
+On SQLite, one background loop per process reads the versions of every followed room in one
+query each POLL_SECONDS: one check per room per process, however many streams follow it, and
+a change made by any process on the host is seen. With Redis, a change is published on one
+channel and one subscriber per process hears it, so a move made on one host reaches streams
+on another. Threads and locks here are greenlets and gevent's locks under gunicorn's gevent
+workers (it patches the standard library before the app loads).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import redis
+
+from .sqlite_store import SQLiteStore
+from .store import STORE_ERRORS, Table
+
+POLL_SECONDS = 0.1  # on SQLite: how often a process reads the versions of the rooms it follows
+
+
+class Follower:
+    """One stream following one room: `version` is the room's version it last sent."""
+
+    def __init__(self, version: int) -> None:
+        self.version = version
+        self.woken = threading.Event()
+
+    def wait(self, timeout: float) -> bool:
+        """Until the room may have changed (True) or `timeout` seconds pass (False)."""
+        woken = self.woken.wait(timeout)
+        self.woken.clear()
+        return woken
+
+
+class Watch:
+    """The rooms this process's streams follow, and the one loop that notices their changes."""
+
+    def __init__(self, logger: logging.Logger) -> None:
+        self.logger = logger
+        self._followers: dict[str, set[Follower]] = {}
+        self._lock = threading.Lock()
+        self._pid = 0
+
+    @contextmanager
+    def follow(self, room_id: str, version: int) -> Iterator[Follower]:
+        follower = Follower(version)
+        with self._lock:
+            if self._pid != os.getpid():  # the first stream of this process starts its loop
+                self._pid, self._followers = os.getpid(), {}
+                threading.Thread(target=self._loop_forever, name="ttt-live", daemon=True).start()
+            self._followers.setdefault(room_id, set()).add(follower)
+        try:
+            yield follower
+        finally:
+            with self._lock:
+                followers = self._followers.get(room_id, set())
+                followers.discard(follower)
+                if not followers:
+                    self._followers.pop(room_id, None)
+
+    def wake(self, room_id: str, version: int | None = None) -> None:
+        """Wake the streams of a room that changed; given its `version`, only those behind it."""
+        with self._lock:
+            followers = list(self._followers.get(room_id, ()))
+        for follower in followers:
+            if version is None or follower.version != version:
+                follower.woken.set()
+
+    def rooms(self) -> list[str]:
+        with self._lock:
+            return list(self._followers)
+
+    def changed(self, room_id: str) -> None:
+        """A request of this process changed the room."""
+        self.wake(room_id)
+
+    def _loop_forever(self) -> None:
+        while True:
+            try:
+                self._loop()
+            except STORE_ERRORS as exc:  # the streams check the room themselves at each heartbeat
+                self.logger.warning("live rooms: %s", exc)
+                time.sleep(1)
+
+    def _loop(self) -> None:
+        raise NotImplementedError
+
+
+class PollingWatch(Watch):
+    """SQLite: the versions of all followed rooms, in one query, every POLL_SECONDS."""
+
+    def __init__(self, store: SQLiteStore, table: Table, logger: logging.Logger) -> None:
+        super().__init__(logger)
+        self.store, self.table = store, table
+
+    def _loop(self) -> None:
+        while True:
+            time.sleep(POLL_SECONDS)
+            followed = self.rooms()
+            if followed:
+                versions = self.store.versions(self.table, followed)
+                for room_id in followed:
+                    self.wake(room_id, versions.get(room_id, 0))
+
+
+class PublishingWatch(Watch):
+    """Redis: each change is published (the room's id) on `channel`, and one subscriber per
+    process wakes that process's streams."""
+
+    def __init__(self, client: redis.Redis, channel: str, logger: logging.Logger) -> None:
+        super().__init__(logger)
+        self.client, self.channel = client, channel
+
+    def changed(self, room_id: str) -> None:
+        try:
+            self.client.publish(self.channel, room_id)
+        except redis.RedisError as exc:  # the change is stored: streams find it at their next heartbeat
+            self.logger.warning("live rooms: could not publish a change: %s", exc)
+
+    def _loop(self) -> None:
+        subscriber = self.client.pubsub(ignore_subscribe_messages=True)
+        try:
+            subscriber.subscribe(self.channel)
+            for room in self.rooms():  # changes missed while (re)connecting
+                self.wake(room)
+            for message in subscriber.listen():
+                self.wake(message["data"].decode())
+        finally:
+            subscriber.close()
