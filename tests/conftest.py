@@ -12,8 +12,33 @@ import redis
 from flask.testing import FlaskClient
 
 from tests.page import Page
+from tests import servers
 from tests.servers import RedisServer
 from ttt_web.app import create_app
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args():
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError(f"{CHROMIUM} is missing: install the Debian package chromium (make test does)")
+    flags = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-sync"]
+    flags += ["--disable-background-networking", "--disable-component-update"]
+    return {"executable_path": CHROMIUM, "args": flags}
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    env = {"TTT_INSTANCE_DIR": str(tmp_path_factory.mktemp("instance"))}
+    with servers.gunicorn(env, workers=2) as base:
+        yield base
+
+
+@pytest.fixture
+def browser_context_args(browser_context_args, live_server):
+    return {**browser_context_args, "base_url": live_server}
 
 
 @pytest.fixture(scope="session")

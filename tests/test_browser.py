@@ -9,31 +9,9 @@ from playwright.sync_api import Locator, Page, expect
 
 from tests import servers
 
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = servers.ROOT / "screenshots"
 WIDTHS = [320, 360, 414, 768, 1024, 1440]
 CELL_LINKS = "#board a"
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args():
-    if not Path(CHROMIUM).exists():
-        raise RuntimeError(f"{CHROMIUM} is missing: install the Debian package chromium (make test does)")
-    flags = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-sync"]
-    flags += ["--disable-background-networking", "--disable-component-update"]
-    return {"executable_path": CHROMIUM, "args": flags}
-
-
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory):
-    env = {"TTT_INSTANCE_DIR": str(tmp_path_factory.mktemp("instance"))}
-    with servers.gunicorn(env, workers=2) as base:
-        yield base
-
-
-@pytest.fixture
-def browser_context_args(browser_context_args, live_server):
-    return {**browser_context_args, "base_url": live_server}
 
 
 def cells(page: Page) -> str:
@@ -403,61 +381,6 @@ def test_the_404_page_in_our_words(page: Page):
     page.goto("/no/such/page")
     expect(page.locator("#error-description")).to_contain_text("There is no page at this address")
     assert_accessible(page)
-
-
-def test_two_browsers_play_through_a_room(browser, live_server):
-    """The host invites; a friend in another browser (JavaScript off) opens the link and takes
-    the seat; each page refreshes itself while its player waits, until the game is over."""
-    host = browser.new_context(base_url=live_server).new_page()
-    guest = browser.new_context(base_url=live_server, java_script_enabled=False).new_page()
-    host.goto("/")
-    host.locator("#invite input[name=name]").fill("Ann")
-    click_through(host.locator("#invite button"))
-    expect(host.locator("#status")).to_have_attribute("data-state", "waiting")
-    expect(host.locator("#share svg")).to_be_visible()
-    # A waiting page refreshes itself, as the room needs; WCAG 2.2.1 asks that the player can
-    # turn that off, which axe cannot see: the button is there, and with it off axe is clean.
-    assert_accessible(host, allowed=("meta-refresh",))
-    click_through(host.locator("#auto-refresh button"))
-    expect(host.locator("#auto-refresh button")).to_have_attribute("aria-pressed", "false")
-    assert host.locator("meta[http-equiv=refresh]").count() == 0
-    assert_accessible(host)
-    click_through(host.locator("#auto-refresh button"))
-    link = host.locator("#room-link").input_value()
-    assert link.startswith(live_server + "/room/")
-    SHOTS.mkdir(exist_ok=True)
-    host.screenshot(path=SHOTS / "room-invite-light-1280.png", full_page=True)
-    guest.goto(link)
-    guest.locator("#join input[name=name]").fill("Bob")
-    click_through(guest.locator("#join button"))
-    expect(guest.locator("#status")).to_have_text("Waiting for Ann to move.")
-    moves = [(host, 1, 1), (guest, 0, 0), (host, 0, 2), (guest, 2, 0), (host, 1, 0), (guest, 1, 2)]
-    moves += [(host, 0, 1), (guest, 2, 1), (host, 2, 2)]
-    for player, row, col in moves:
-        expect(player.locator("#status")).to_have_attribute("data-state", "playing", timeout=10_000)
-        click_through(cell(player, row, col))
-    for player in (host, guest):
-        expect(player.locator("#status")).to_have_attribute("data-result", "draw", timeout=10_000)
-        expect(player.locator("#room-score")).to_have_attribute("data-draws", "1")
-    assert_accessible(host, allowed=("meta-refresh",))  # axe needs JavaScript: the guest has none
-    guest.screenshot(path=SHOTS / "room-over-light-1280.png", full_page=True)
-    click_through(guest.locator("#rematch button"))
-    expect(guest.locator("#status")).to_have_text("Your turn: place X.")
-    expect(host.locator("#status")).to_have_text("Waiting for Bob to move.", timeout=10_000)
-    host.context.close()
-    guest.context.close()
-
-
-def test_an_invitation_on_a_phone_puts_the_link_first(page: Page):
-    page.emulate_media(color_scheme="dark")
-    page.set_viewport_size({"width": 320, "height": 740})
-    page.goto("/")
-    click_through(page.locator("#invite button"))
-    assert page.evaluate("document.documentElement.scrollWidth") <= 320
-    share, board = page.locator("#share").bounding_box(), page.locator("#board").bounding_box()
-    assert share["y"] + share["height"] <= board["y"]
-    expect(page.locator("#share svg")).to_be_in_viewport()
-    assert_accessible(page, allowed=("meta-refresh",))
 
 
 def test_screenshots_of_the_key_states(browser, live_server):

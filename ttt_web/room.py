@@ -59,6 +59,7 @@ class Room:
     resigned: int | None = None  # the player who resigned (or left during) this round
     offer: int | None = None  # the player who offered a rematch of this finished round
     declined: bool = False  # and whether the other said no
+    vacated: bool = False  # a player left, and nobody has taken their seat yet
     score: tuple[int, int, int] = (0, 0, 0)  # the host's wins, the guest's wins, draws
     names: tuple[str, str] = ("", "")  # the host's and the guest's, if they gave them
 
@@ -95,6 +96,7 @@ class Room:
             and self.resigned in (None, HOST, GUEST)
             and self.offer in (None, HOST, GUEST)
             and isinstance(self.declined, bool)
+            and isinstance(self.vacated, bool)
         )
 
     def to_data(self) -> dict:
@@ -170,7 +172,7 @@ class Room:
             raise RoomError("A name is up to 12 letters, digits or spaces, and not your friend's.")
         seats, names = list(self.seats), list(self.names)
         seats[free], names[free] = seat_hash(key), name
-        joined = replace(self, seats=tuple(seats), names=tuple(names), score=(0, 0, 0))
+        joined = replace(self, seats=tuple(seats), names=tuple(names), score=(0, 0, 0), vacated=False)
         return joined._next_round() if self.moves or self.resigned is not None else joined
 
     def play(self, who: int | None, cell: int, number: int, token: str) -> Room:
@@ -225,7 +227,7 @@ class Room:
             room = replace(self, resigned=who)._scored()
         seats, names = list(room.seats), list(room.names)
         seats[who], names[who] = "", ""
-        return replace(room, seats=tuple(seats), names=tuple(names), offer=None, declined=False)
+        return replace(room, seats=tuple(seats), names=tuple(names), offer=None, declined=False, vacated=True)
 
     def _next_round(self) -> Room:
         return replace(self, token=new_key(), moves=(), round=self.round + 1, resigned=None, offer=None, declined=False)

@@ -97,7 +97,7 @@ def room_status(room: Room, you: int | None, names: tuple[str, str]) -> tuple[st
         if you is None:
             host = names[HOST] if room.seats[HOST] else names[GUEST]
             return "waiting", "", f"{cap(host)} is waiting for someone to take the other seat."
-        if room.moves:
+        if room.vacated:
             return "waiting", "", "Your friend left. Send the link to someone else to play in the free seat."
         return "waiting", "", "Waiting for your friend to join."
     if room.over:
