@@ -11,11 +11,10 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
-from tests.page import Page
 from tests import servers
+from tests.page import Page
 from tests.servers import RedisServer
 from ttt_web.app import create_app
-
 
 CHROMIUM = "/usr/bin/chromium"
 

@@ -1,7 +1,6 @@
 """End to end in Debian's Chromium, driven by Playwright, against the real app under gunicorn."""
 
 import re
-from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe

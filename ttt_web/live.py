@@ -15,8 +15,10 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Iterator
+import weakref
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
 import redis
 
@@ -24,6 +26,8 @@ from .sqlite_store import SQLiteStore
 from .store import STORE_ERRORS, Table
 
 POLL_SECONDS = 0.1  # on SQLite: how often a process reads the versions of the rooms it follows
+FRESH_SECONDS = 1.0  # a room read for one stream serves the process's other streams this long
+T = TypeVar("T")
 
 
 class Follower:
@@ -41,13 +45,20 @@ class Follower:
 
 
 class Watch:
-    """The rooms this process's streams follow, and the one loop that notices their changes."""
+    """The rooms this process's streams follow, and the one loop that notices their changes.
+    `closing`: the process is shutting down, and its streams end (their browsers reconnect
+    to another worker) rather than hold the shutdown up."""
 
     def __init__(self, logger: logging.Logger) -> None:
         self.logger = logger
+        self.closing = False
         self._followers: dict[str, set[Follower]] = {}
         self._lock = threading.Lock()
         self._pid = 0
+        self._changes: dict[str, int] = {}  # room: how many times it was woken
+        self._latest: dict[str, tuple[int, float, object]] = {}  # room: (_changes then, when, what was read)
+        self._reading: dict[str, threading.Lock] = {}
+        WATCHES.add(self)
 
     @contextmanager
     def follow(self, room_id: str, version: int) -> Iterator[Follower]:
@@ -64,12 +75,29 @@ class Watch:
                 followers = self._followers.get(room_id, set())
                 followers.discard(follower)
                 if not followers:
-                    self._followers.pop(room_id, None)
+                    for per_room in (self._followers, self._changes, self._latest, self._reading):
+                        per_room.pop(room_id, None)
+
+    def read(self, room_id: str, read: Callable[[str], T]) -> T:
+        """read(room_id), shared: when a change wakes a thousand streams of one room, the
+        first reads the room and the others take what it read (until the next change, and
+        for FRESH_SECONDS at most, so that a heartbeat still finds a change nobody announced)."""
+        with self._lock:
+            reading = self._reading.setdefault(room_id, threading.Lock())
+        with reading:
+            changes = self._changes.get(room_id, 0)
+            then, when, value = self._latest.get(room_id, (-1, 0.0, None))
+            if then != changes or time.monotonic() - when > FRESH_SECONDS:
+                value = read(room_id)  # a wake meanwhile makes this out of date at once
+                self._latest[room_id] = (changes, time.monotonic(), value)
+            return value
 
     def wake(self, room_id: str, version: int | None = None) -> None:
         """Wake the streams of a room that changed; given its `version`, only those behind it."""
         with self._lock:
             followers = list(self._followers.get(room_id, ()))
+            if version is None or any(follower.version != version for follower in followers):
+                self._changes[room_id] = self._changes.get(room_id, 0) + 1
         for follower in followers:
             if version is None or follower.version != version:
                 follower.woken.set()
@@ -77,6 +105,11 @@ class Watch:
     def rooms(self) -> list[str]:
         with self._lock:
             return list(self._followers)
+
+    def close(self) -> None:
+        self.closing = True
+        for room_id in self.rooms():
+            self.wake(room_id)
 
     def changed(self, room_id: str) -> None:
         """A request of this process changed the room."""
@@ -92,6 +125,15 @@ class Watch:
 
     def _loop(self) -> None:
         raise NotImplementedError
+
+
+WATCHES: weakref.WeakSet[Watch] = weakref.WeakSet()
+
+
+def end_streams() -> None:
+    """End every stream of this process: it is shutting down (ttt_web.worker)."""
+    for watch in list(WATCHES):
+        watch.close()
 
 
 class PollingWatch(Watch):

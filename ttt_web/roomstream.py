@@ -40,10 +40,11 @@ def _events(room_id: str, key: str | None, seen: str) -> Iterator[str]:
     deadline = time.monotonic() + current_app.config["STREAM_SECONDS"]
     sent: dict[str, str] = {}
     yield f"retry: {RETRY_MS}\n\n"
-    with rooms().watch.follow(room_id, 0) as follower:
-        while True:
+    watch = rooms().watch
+    with watch.follow(room_id, 0) as follower:
+        while not watch.closing:
             try:
-                room, version = rooms().read(room_id)
+                room, version = watch.read(room_id, rooms().read)
             except STORE_ERRORS:
                 return  # the browser tries again after RETRY_MS
             if room is None:
