@@ -133,8 +133,12 @@ def test_a_spectators_stream_names_the_players(base):
     assert "move?" not in update["parts"]["live-board"]
 
 
-def test_a_move_on_one_instance_reaches_a_stream_on_another(tmp_path, redis_server):
-    env = servers.app_env(tmp_path, REDIS_URL=redis_server.url)
+@pytest.mark.parametrize("store", ["sqlite", "redis"])
+def test_a_move_in_one_process_reaches_a_stream_in_another(tmp_path, redis_server, store):
+    """Two instances of one worker each: on SQLite they share the database file (the
+    change is found by the other process's check), on Redis the server (pub/sub)."""
+    shared = {"REDIS_URL": redis_server.url} if store == "redis" else {"TTT_DATABASE": str(tmp_path / "shared.sqlite3")}
+    env = servers.app_env(tmp_path, **shared)  # heartbeats every 15 s: they find nothing in time
     with servers.gunicorn(env, workers=1) as first, servers.gunicorn(env, workers=1) as second:
         host = Seat(servers.HttpClient(first)).invite("Ann")
         guest = Seat(servers.HttpClient(second), host.path)
