@@ -105,6 +105,17 @@ def test_copy_puts_the_link_on_the_clipboard(people):
     copy.click()
     expect(host.locator("#share .copied")).to_have_text("Copied.")
     assert host.evaluate("navigator.clipboard.readText()") == link
+    assert_accessible(host)
+
+
+def test_an_invitation_on_a_small_phone_puts_the_link_first(people):
+    host = people(viewport={"width": 320, "height": 740}, color_scheme="dark")
+    invite(host)
+    assert host.evaluate("document.documentElement.scrollWidth") <= 320
+    share, board = host.locator("#share").bounding_box(), host.locator("#board").bounding_box()
+    assert share["y"] + share["height"] <= board["y"]
+    expect(host.locator("#share svg")).to_be_in_viewport()
+    assert_accessible(host)
 
 
 def test_without_javascript_the_guest_joins_and_plays_and_only_waiting_pages_reload(people):
@@ -151,6 +162,7 @@ def test_resign_and_leave_ask_first_and_the_other_player_keeps_the_room(people):
     click_through(host.locator("#back-to-room"))
     click_through(host.locator("#leave"))
     expect(host.locator("#confirm-title")).to_have_text("Leave the room?")
+    assert_accessible(host)
     click_through(host.locator("#leave-confirm button"))
     expect(guest.locator("#status")).to_have_text(
         "Your friend left. Send the link to someone else to play in the free seat."

@@ -13,7 +13,7 @@ import redis
 from tests import servers
 from tests.conftest import records
 from tests.page import Page
-from ttt_web import rooms
+from ttt_web import roompage, rooms
 from ttt_web.room import GUEST, HOST, Room, RoomError, new_key
 
 WIN_FOR_X = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]  # X completes the top row
@@ -430,3 +430,50 @@ def test_two_players_on_two_gunicorn_instances_sharing_redis(tmp_path, redis_ser
         page = play_out(host, guest)
         assert page["status"].attrs["data-state"] == "over"
         assert host.page()["status"].text == "You won!" and guest.page()["status"].text == "Ann won."
+
+
+# Links that leave the site: the share link, the QR code, a review's preview.
+
+
+@pytest.mark.parametrize("host", ["a" * 4000, "ex ample.org", "b." + "a" * 300, "under_score.org"])
+def test_a_host_the_app_cannot_put_in_a_link_is_refused_not_a_500(client, host):
+    for method, path in [("POST", "/room/new"), ("GET", "/review/4-0")]:
+        response = client.open(path, method=method, headers={"Host": host})
+        assert response.status_code == 400, (method, path)
+    assert records(client.application, "rooms") == {}
+
+
+def test_a_review_names_the_host_it_was_asked_for_and_says_it_varies_by_host(client):
+    response = client.get("/review/4-0", headers={"Host": "ttt.example.org:8080"})
+    assert response.headers["Cache-Control"].startswith("public") and "Host" in response.headers["Vary"]
+    assert 'content="http://ttt.example.org:8080/review/4-0/board' in response.text
+
+
+def test_with_a_public_url_every_link_that_leaves_the_site_uses_it(app_factory):
+    app = app_factory(PUBLIC_URL="https://ttt.example.org/")
+    client = app.test_client()
+    response = client.get("/review/4-0", headers={"Host": "evil.example"})
+    assert "evil" not in response.text and "https://ttt.example.org/review/4-0" in response.text
+    assert "Host" not in response.headers.get("Vary", "")
+    host = Seat(client).invite()
+    link = host.page()["room-link"].attrs["value"]
+    assert link == f"https://ttt.example.org{host.path}"
+
+
+def test_trusted_hosts_refuse_every_other_host(app_factory):
+    client = app_factory(TRUSTED_HOSTS=["ttt.example.org"]).test_client()
+    assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
+    assert client.get("/", headers={"Host": "ttt.example.org"}).status_code == 200
+
+
+def test_a_rooms_link_and_qr_code_are_made_once_whatever_host_asks(app):
+    host = Seat(app.test_client()).invite()
+    link = host.page()["room-link"].attrs["value"]
+    made = roompage.qr_svg.cache_info().misses
+    name = app.config["SESSION_COOKIE_NAME"]
+    cookie = host.client.get_cookie(name).value
+    for n in range(20):
+        host.client.set_cookie(name, cookie, domain=f"h{n}.example.org")  # the same player, by another name
+        response = host.client.get(host.path, headers={"Host": f"h{n}.example.org"})
+        assert Page(response.text)["room-link"].attrs["value"] == link and Page(response.text)["share"]
+    assert roompage.qr_svg.cache_info().misses == made
