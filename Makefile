@@ -28,6 +28,7 @@ bench: $(VENV)/.test-installed system-packages
 	$(PY) bench/engine.py
 	$(PY) bench/load.py
 	$(PY) bench/slow_clients.py
+	$(PY) bench/streams.py
 	$(PY) bench/wrk.py
 
 $(PY):
