@@ -26,8 +26,8 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.slow_clients import samples  # noqa: E402
 from tests import servers  # noqa: E402
-from tests.conftest import Player  # noqa: E402
 from tests.test_live import events_path  # noqa: E402
 from tests.test_rooms import Seat  # noqa: E402
 
@@ -99,8 +99,6 @@ def measure(play_base: str, watch_base: str, streams: int, moves: int, same_room
     crowd = Streams(watch_base, paths)
     time.sleep(2)
     per_stream = (rss_kib(memory_of) - before) / streams if memory_of else None
-    third = Player(servers.HttpClient(play_base))
-    third.page()
     arrivals, loads, third_moves = [], [], []
     try:
         cells = [(1, 1), (0, 0), (0, 2), (2, 0), (1, 0), (1, 2), (0, 1), (2, 1), (2, 2)]
@@ -116,21 +114,15 @@ def measure(play_base: str, watch_base: str, streams: int, moves: int, same_room
             ) as watching:
                 watching.wait_for(1)
                 link = mover.page().links[row, col]
-                sent = time.perf_counter(), time.monotonic()
+                sent = time.monotonic()
                 response = mover.client.get(link)
                 assert response.status_code == 303, response.text
                 event = watching.wait_for(2)[-1]
                 if event.get("event") == "room":
-                    arrivals.append(event["at"] - sent[1])
-            start = time.perf_counter()
-            page = third.page()
-            loads.append(time.perf_counter() - start)
-            start = time.perf_counter()
-            if page.state == "over":
-                third.submit("new-game")
-            else:
-                third.follow(next(iter(page.links.values())))
-            third_moves.append(time.perf_counter() - start)
+                    arrivals.append(event["at"] - sent)
+            load, third_move = samples(play_base, 1)  # a third player, against the AI
+            loads += load
+            third_moves += third_move
     finally:
         still_open = crowd.open
         crowd.close()

@@ -15,7 +15,13 @@ from ttt_web.app import ROOT, create_app
 from ttt_web.game import Game
 from ttt_web.room import Room
 
-REQUIRED_CSP = ["default-src 'self'", "script-src 'self'", "frame-ancestors 'none'", "object-src 'none'", "base-uri 'none'"]
+REQUIRED_CSP = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+    "base-uri 'none'",
+]
 
 
 def assert_hardened(response):

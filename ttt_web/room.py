@@ -5,7 +5,7 @@ it; each player's session holds only the key to their seat, and the room keeps a
 The host's seat (first taken by whoever made the room) plays X in odd rounds and O in even
 ones: sides swap at each rematch, so each opens in turn. A player who leaves gives up their
 seat, not the room: the other keeps the board and the score, and someone new may sit down.
-Every change returns a new Room (None once both seats are empty); a refused one raises
+Every change returns a new Room (one with both seats empty is deleted); a refused one raises
 RoomError with the reason, for the player.
 """
 
