@@ -1,5 +1,6 @@
 """Headers, cookies, forged requests, error pages, static files, and a fuzzer."""
 
+import re
 import tempfile
 
 import pytest
@@ -54,8 +55,10 @@ def test_every_kind_of_response_carries_the_security_headers(play):
 
 
 def test_templates_have_no_inline_script_or_style():
+    """The one kind of script a template may load: a file of the site's own, with no body."""
+    own_script = re.compile(r"""<script src="\{\{ url_for\('static', filename='[a-z]+\.js'\) \}\}" defer></script>""")
     for template in (ROOT / "templates").rglob("*.html"):
-        text = template.read_text()
+        text = own_script.sub("", template.read_text())
         assert "<script" not in text and "<style" not in text and " style=" not in text, template
         assert " on" not in text.replace(" one", "").replace(" on ", "").replace(" only", ""), template
 
