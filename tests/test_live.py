@@ -45,20 +45,32 @@ def rooms_events(events: list[dict]) -> list[dict]:
     return [event for event in events if event.get("event") == "room"]
 
 
+def arrival(opened: servers.EventStream, title: str, seconds: float = 5) -> float:
+    """When the `room` event titled `title` came on stream `opened` (waiting for it)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for event in rooms_events(opened.events):
+            if json.loads(event["data"])["title"] == title:
+                return event["at"]
+        time.sleep(0.005)
+    raise AssertionError(f"no event titled {title!r} in {seconds} s: {opened.events}")
+
+
 def test_each_move_reaches_the_other_players_stream_at_once(base):
     host, guest = pair(base)
     delays = []
     with stream(base, guest) as guests, stream(base, host) as hosts:
         assert guests.status == 200 and guests.headers["Content-Type"].startswith("text/event-stream")
         assert guests.wait_for(1)[0] == {"retry": "2000", "at": guests.events[0]["at"]}
-        for n, (seat, watcher, row, col) in enumerate(
-            [(host, guests, 1, 1), (guest, hosts, 0, 0), (host, guests, 2, 2)]
-        ):
+        moves = [
+            (host, guests, 1, 1, "Ann played b2. Your turn: place O."),
+            (guest, hosts, 0, 0, "Bob played a1. Your turn: place X."),
+            (host, guests, 2, 2, "Ann played c3. Your turn: place O."),
+        ]
+        for seat, watcher, row, col, title in moves:
             sent = time.monotonic()
             seat.move(row, col)
-            arrived = watcher.wait_for(2 + n // 2 + (n == 2))[-1]
-            assert arrived["event"] == "room"
-            delays.append(arrived["at"] - sent)
+            delays.append(arrival(watcher, title) - sent)
         update = json.loads(rooms_events(guests.events)[-1]["data"])
         assert update["title"] == "Ann played c3. Your turn: place O."
         assert {"live-status", "live-board"} <= set(update["parts"]) and "live-join" not in update["parts"]
