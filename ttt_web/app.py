@@ -35,6 +35,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
     )
     https = os.environ.get("TTT_HTTPS") == "1"
+    trusted_hosts = os.environ.get("TTT_TRUSTED_HOSTS")
     app.config.from_mapping(
         SECRET_KEY=os.environ.get("SECRET_KEY"),
         REDIS_URL=os.environ.get("REDIS_URL"),
@@ -58,12 +59,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_ROOMS=int(os.environ.get("TTT_MAX_ROOMS", "10000")),
         NEW_ROOM_LIMIT=os.environ.get("TTT_NEW_ROOM_LIMIT", "20 per minute; 200 per day"),
         PUBLIC_URL=os.environ.get("TTT_PUBLIC_URL"),  # e.g. https://ttt.example.org: for links to share
-        TRUSTED_HOSTS=os.environ.get("TTT_TRUSTED_HOSTS", "").split(",")
-        if os.environ.get("TTT_TRUSTED_HOSTS")
-        else None,
-        STREAM_SECONDS=float(
-            os.environ.get("TTT_STREAM_SECONDS", "300")
-        ),  # a room's event stream, before it reconnects
+        TRUSTED_HOSTS=trusted_hosts.split(",") if trusted_hosts else None,  # else any well-formed Host
+        STREAM_SECONDS=float(os.environ.get("TTT_STREAM_SECONDS", "300")),  # then the browser reconnects
         HEARTBEAT_SECONDS=float(os.environ.get("TTT_HEARTBEAT_SECONDS", "15")),  # keeps proxies from closing a stream
     )
     if test_config:

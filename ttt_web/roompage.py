@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 from collections import OrderedDict
 from dataclasses import replace
+from typing import NamedTuple
 
 import segno
 from flask import render_template
@@ -31,25 +32,49 @@ def context(room: Room, version: int, you: int | None) -> dict:
     names = player_names(room, you)
     state, result, text = room_status(room, you, names)
     mine = you is not None and room.whose_turn() == you
-    game = replace(room.game, token=room.seat_token(you)) if mine else room.game
+    token = room.seat_token(you) if you is not None else ""
+    game = replace(room.game, token=token) if mine else room.game
     return {
         "room": room,
         "version": version,
         "you": you,
         "your_mark": room.mark(you) if you is not None else "",
         "labels": tuple(cap(name) for name in names),
-        "names": names,
         "watching": watching(room) if you is None and room.full else "",
         "view": board_view(game, False, links=mine, move_url=url_for("rooms.move", room_id=room.id)),
         "line": (state, result, text),
         "title": text,
         "waiting": you is not None and not mine,  # for a friend, a move, or an answer
-        "token": room.seat_token(you) if you is not None else "",
+        "token": token,
+        "rematch": rematch(room, you, names),
         "qr": qr_svg(room.link) if you is not None and not room.full else None,
         "can_join": you is None and not room.full,
         "review": format_moves(room.moves) if room.over and room.moves else "",
         "position": position_of(room.game.board),
     }
+
+
+class Rematch(NamedTuple):
+    """What a finished round offers a player: a line about the offer, the rematch button's
+    words (none while the player's own offer waits), and whether they may decline."""
+
+    note: str
+    button: str
+    can_decline: bool = False
+
+
+def rematch(room: Room, you: int | None, names: tuple[str, str]) -> Rematch | None:
+    """The rematch controls for player `you`, once a round is over and both seats are taken."""
+    if you is None or not room.over or not room.full:
+        return None
+    other = names[1 - you]
+    if room.offer == you:
+        if room.declined:
+            return Rematch(f"{cap(other)} declined the rematch.", "Offer a rematch")
+        return Rematch(f"You offered a rematch. Waiting for {other} to answer.", "")
+    if room.offer is not None and not room.declined:
+        return Rematch(f"{cap(other)} offers a rematch, sides swapped.", "Accept", can_decline=True)
+    return Rematch("", "Play again, sides swapped")
 
 
 def parts(room: Room, version: int, you: int | None) -> tuple[str, dict[str, str]]:
