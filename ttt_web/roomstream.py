@@ -27,7 +27,7 @@ RETRY_MS = 2000  # how long a browser waits before it reconnects a stream that e
 
 def response(room_id: str, key: str | None) -> Response:
     """The stream of room `room_id` for the holder of seat key `key` (None: a visitor)."""
-    if rooms().get(room_id) is None:
+    if rooms().get(room_id) is None:  # read again once the stream follows it: no change falls between
         return Response(status=204)
     seen = request.headers.get("Last-Event-ID") or request.args.get("v", "")
     events = stream_with_context(_events(room_id, key, seen))
