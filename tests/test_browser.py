@@ -193,7 +193,7 @@ def test_exploring_the_search_tree_from_the_game(page: Page, scheme, width):
     expect(page.locator("#search-costs")).to_have_attribute("data-plain", re.compile(r"^\d+$"))
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert_accessible(page)
-    click_through(page.locator("#explore-moves a").first)
+    click_through(page.locator("#moves a").first)
     assert cells(page).count(".") == 6
     assert_accessible(page)
 

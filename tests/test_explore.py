@@ -12,7 +12,7 @@ from ttt_web.game import cell_name
 
 
 def moves(page: Page) -> dict[str, dict]:
-    return {item.attrs["data-cell"]: item.attrs for item in page["explore-moves"].iter("li")}
+    return {item.attrs["data-cell"]: item.attrs for item in page["moves"].iter("li")}
 
 
 def test_the_empty_board_shows_the_whole_games_costs(client):
@@ -33,9 +33,9 @@ def test_a_position_shows_every_move_its_line_and_its_refutations(client):
     assert listed["c1"]["data-value"] == "win" and listed["c1"]["data-plies"] == "1"
     assert listed["c1"]["data-verdict"] == "best"
     assert listed["a3"]["data-value"] == "loss" and listed["a3"]["data-verdict"] == "blunder"
-    assert "refuted by c2" in page["explore-moves"].text
+    assert "refuted by c2" in page["moves"].text
     assert page["principal-variation"].attrs["data-moves"] == "c1"
-    links = [a.attrs["href"] for a in page["explore-moves"].iter("a")]
+    links = [a.attrs["href"] for a in page["moves"].iter("a")]
     assert "/explore/XXXOO...." in links and len(links) == 5
 
 
@@ -47,7 +47,7 @@ def test_every_reachable_position_explained_as_the_judge_says(tmp_path):
         page = Page(response.text)
         assert page.marks == pos
         if judge.is_over(pos):
-            assert page.root.by_id("explore-moves") is None
+            assert page.root.by_id("moves") is None
             continue
         expected = {cell_name(n): judge.move_outcome(pos, n) for n in judge.children(pos)}
         found = {cell: (m["data-value"], int(m["data-plies"])) for cell, m in moves(page).items()}
@@ -88,6 +88,6 @@ def test_a_player_can_follow_the_tree_from_the_root(client):
     player = Player(client)
     page = Page(client.get("/explore/").text)
     for _ in range(3):
-        href = next(iter(page["explore-moves"].iter("a"))).attrs["href"]
+        href = next(iter(page["moves"].iter("a"))).attrs["href"]
         page = Page(player.client.get(href).text)
     assert page.marks.count(".") == 6

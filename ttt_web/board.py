@@ -50,10 +50,13 @@ class BoardView:
 CELL_NAMES = tuple(f"Row {n // 3 + 1}, column {n % 3 + 1}" for n in range(9))
 
 
-def board_view(game: Game | None, teach_on: bool, links: bool = True, move_url: str = "") -> BoardView:
+def board_view(
+    game: Game | None, teach_on: bool, links: bool = True, move_url: str = "", history: bool = True
+) -> BoardView:
     """What the template needs: cells, status and the AI's comment. Without `links`, a
     read-only board (a review) whose teach values are for whoever is to move. Moves go to
-    `move_url`, or else to the game's own."""
+    `move_url`, or else to the game's own. Without `history` (a position reached in an
+    order nobody played), no mark is ringed as the last move."""
     shown = game or BLANK
     mover = shown.to_move
     playable = shown.humans_turn if links else not shown.over
@@ -63,7 +66,7 @@ def board_view(game: Game | None, teach_on: bool, links: bool = True, move_url: 
     top = max(values.values(), key=rank) if values else None
     me, them = ("you", _opponent(shown)) if links else (mover, ttt.O if mover == ttt.X else ttt.X)
     line = shown.winning_line
-    last = shown.moves[-1] if shown.moves else None
+    last = shown.moves[-1] if shown.moves and history else None
     cells = []
     for n, name in enumerate(CELL_NAMES):
         row, col = divmod(n, 3)
@@ -185,9 +188,15 @@ def strike(line: tuple[int, ...]) -> tuple[float, float, float, float] | None:
     return (x1 + 0.5 - dx * reach, y1 + 0.5 - dy * reach, x2 + 0.5 + dx * reach, y2 + 0.5 + dy * reach)
 
 
-def position_view(text: str, teach_on: bool) -> BoardView:
-    """A read-only board of a position written as 9 characters row by row ("X", "O", ".")."""
-    return board_view(Game(token="", mode="friend", moves=moves_to(text)), teach_on, links=False)
+def position_view(text: str, teach_on: bool, links: dict[int, str] | None = None) -> BoardView:
+    """The board of a position written as 9 characters row by row ("X", "O", "."), read-only
+    but for the empty cells `links` maps to an address (the explorer's children)."""
+    view = board_view(Game(token="", mode="friend", moves=moves_to(text)), teach_on, links=False, history=False)
+    for cell in (cell for row in view.rows for cell in row):
+        href = (links or {}).get(3 * cell.row + cell.col)
+        if href and not cell.mark:
+            cell.href, cell.label = href, cell.label.replace(", empty", ", empty: explore this move", 1)
+    return view
 
 
 def moves_to(text: str) -> tuple[int, ...]:
