@@ -82,3 +82,37 @@ def reachable() -> set[str]:
             if not is_over(pos):
                 todo.extend(children(pos).values())
     return seen
+
+
+def minimax(pos: str) -> int:
+    """Plain minimax value for X (1, 0, -1), no depth."""
+    return value(pos)[0]
+
+
+def alphabeta(pos: str, alpha: float, beta: float, visited: list[str], pruned: list[str]) -> int:
+    """Textbook alpha-beta, cells in order 0-8; appends every position it calls itself on to
+    `visited` and every child it never calls on to `pruned`, both in the order met."""
+    visited.append(pos)
+    if is_over(pos):
+        return {"X": 1, "O": -1, None: 0}[won_by(pos)]
+    kids = list(children(pos).values())
+    best = -2 if to_move(pos) == "X" else 2
+    for n, kid in enumerate(kids):
+        v = alphabeta(kid, alpha, beta, visited, pruned)
+        if to_move(pos) == "X":
+            best, alpha = max(best, v), max(alpha, v)
+        else:
+            best, beta = min(best, v), min(beta, v)
+        if alpha >= beta:
+            pruned.extend(kids[n + 1 :])
+            break
+    return best
+
+
+def calls(pos: str) -> list[str]:
+    """The positions plain minimax is called on, in the order of the calls."""
+    order = [pos]
+    if not is_over(pos):
+        for kid in children(pos).values():
+            order.extend(calls(kid))
+    return order

@@ -39,6 +39,36 @@ def test_a_position_shows_every_move_its_line_and_its_refutations(client):
     assert "/explore/XXXOO...." in links and len(links) == 5
 
 
+MINUS = "\N{MINUS SIGN}"
+
+
+def signed(value: int) -> str:
+    return str(value).replace("-", MINUS)
+
+
+def title(pos: str) -> str:
+    """The page's title, in words from the judge's values."""
+    who = {1: "X", -1: "O"}
+    if judge.is_over(pos):
+        return "Explore: " + (f"{who[judge.minimax(pos)]} won" if judge.won_by(pos) else "a draw")
+    ending = f"{who[judge.minimax(pos)]} wins" if judge.minimax(pos) else "draw"
+    return f"Explore: {judge.to_move(pos)} to move, {ending} with best play"
+
+
+def tree_nodes(page: Page) -> list[tuple[str, int]]:
+    nodes = [e.attrs for e in page["tree"].iter("a") if "data-position" in e.attrs]
+    return [(node["data-position"], int(node["data-utility"])) for node in nodes]
+
+
+def two_levels(pos: str) -> list[tuple[str, int]]:
+    """Each move's position, then each reply's, in row order, with its minimax value."""
+    below = []
+    for kid in judge.children(pos).values():
+        replies = [] if judge.is_over(kid) else list(judge.children(kid).values())
+        below += [(p, judge.minimax(p)) for p in [kid, *replies]]
+    return below
+
+
 def test_every_reachable_position_explained_as_the_judge_says(tmp_path):
     client = create_app({"SECRET_KEY": "s", "DATABASE": str(tmp_path / "ttt.sqlite3")}).test_client()
     for pos in sorted(judge.reachable()):
@@ -46,15 +76,49 @@ def test_every_reachable_position_explained_as_the_judge_says(tmp_path):
         assert response.status_code == 200, pos
         page = Page(response.text)
         assert page.marks == pos
+        assert page["explore"].attrs["data-utility"] == str(judge.minimax(pos)), pos
+        assert next(page.root.iter("title")).text == f"{title(pos)} · Tic-tac-toe", pos
         if judge.is_over(pos):
-            assert page.root.by_id("moves") is None
+            assert page.root.by_id("moves") is None and page.root.by_id("tree") is None
+            assert page["minimax"].text == f"The game is over: utility = {signed(judge.minimax(pos))}"
             continue
-        expected = {cell_name(n): judge.move_outcome(pos, n) for n in judge.children(pos)}
+        kids = judge.children(pos)
+        expected = {cell_name(n): judge.move_outcome(pos, n) for n in kids}
         found = {cell: (m["data-value"], int(m["data-plies"])) for cell, m in moves(page).items()}
         assert found == expected, pos
+        assert [m["data-utility"] for m in moves(page).values()] == [str(judge.minimax(k)) for k in kids.values()]
+        role, pick = ("MAX", "max") if judge.to_move(pos) == "X" else ("MIN", "min")
+        values = ", ".join(signed(judge.minimax(k)) for k in kids.values())
+        assert (
+            page["minimax"].text == f"{judge.to_move(pos)} is {role}: {pick}({values}) = {signed(judge.minimax(pos))}"
+        )
+        links = {a.attrs["href"] for cell in page.cells for a in cell.iter("a")}
+        assert links == {f"/explore/{k}" for k in kids.values()}, pos
+        assert tree_nodes(page) == two_levels(pos), pos
+        principal = [e.attrs["data-position"] for e in page["tree"].iter("a") if "data-principal" in e.attrs]
+        assert principal[0] in [kids[n] for n in judge.optimal_moves(pos)], pos
         line = page["principal-variation"].attrs["data-moves"].split()
         assert len(line) == judge.value(pos)[1], pos
         assert int(page["search-costs"].attrs["data-memo"]) == costs.costs(pos).memo
+        assert_alphabeta_shown(page, pos)
+
+
+def assert_alphabeta_shown(page: Page, pos: str) -> None:
+    """The drawn alpha-beta tree, or the counts per depth, as an independent alpha-beta has them."""
+    visited, pruned = [], []
+    judge.alphabeta(pos, -2, 2, visited, pruned)
+    shown = page["search-costs"].attrs
+    assert int(shown["data-alphabeta"]) == len(visited), pos
+    if pos.count(".") > 5:
+        rows = [row.text.replace(",", "").split() for row in next(page["per-depth"].iter("tbody")).iter("tr")]
+        assert [sum(int(row[n]) for row in rows) for n in (1, 2)] == [costs.tree_size(pos), len(visited)], pos
+        return
+    nodes = [e.attrs for e in page["alphabeta"].iter() if "data-returned" in e.attrs or "data-pruned" in e.attrs]
+    assert [n["data-position"] for n in nodes if "data-pruned" not in n] == visited, pos
+    assert [n["data-position"] for n in nodes if "data-pruned" in n] == pruned, pos
+    counts = page["alphabeta-counts"].attrs
+    assert int(counts["data-visited"]) == len(visited), pos
+    assert int(counts["data-visited"]) + int(counts["data-skipped"]) == int(shown["data-plain"]), pos
 
 
 @pytest.mark.parametrize(
@@ -77,9 +141,9 @@ def test_explore_pages_are_public_cacheable_and_store_nothing(client, stored):
 
 
 def test_the_game_and_each_review_step_link_here(play):
-    assert play.page()["explore"].attrs["href"] == "/explore/........."
+    assert play.page()["explore"].attrs["href"] == "/explore/.........?back=game"
     page = play.move(1, 1)
-    assert play.page()["explore"].attrs["href"] == "/explore/" + page.marks
+    assert play.page()["explore"].attrs["href"] == f"/explore/{page.marks}?back=game"
     review = Page(play.client.get("/review/4-0?ply=1").text)
     assert review["explore"].attrs["href"] == "/explore/....X...."
 
@@ -91,3 +155,54 @@ def test_a_player_can_follow_the_tree_from_the_root(client):
         href = next(iter(page["moves"].iter("a"))).attrs["href"]
         page = Page(player.client.get(href).text)
     assert page.marks.count(".") == 6
+
+
+@pytest.mark.parametrize("pos", ["XOXOX....", "XO.XO.X..", "XXOOOXX..", "XOXXOO...", "XOXOXOOX."])
+def test_the_trace_steps_through_plain_minimaxs_calls_in_order(client, pos):
+    page = Page(client.get(f"/explore/{pos}").text)
+    href = next(a.attrs["href"] for a in page.root.iter("a") if a.text == "Trace, step by step")
+    steps = []
+    while href:
+        page = Page(client.get(href).text)
+        steps.append(page["trace"].attrs)
+        href = next((a.attrs["href"] for a in page.root.iter("a") if a.attrs.get("rel") == "next"), None)
+    assert [int(step["data-step"]) for step in steps] == list(range(1, len(steps) + 1))
+    assert [step["data-position"] for step in steps if step["data-event"] == "call"] == judge.calls(pos)
+    live_calls = [p for p in judge.calls(pos) if not judge.is_over(p)]
+    assert len(steps) == len(judge.calls(pos)) + len(live_calls)  # a live call also returns, later
+    assert steps[-1]["data-position"] == pos and steps[-1]["data-returns"] == str(judge.minimax(pos))
+    stack = [e.attrs["data-position"] for e in page["stack"].iter("li")]
+    assert stack == [pos]
+
+
+def test_a_trace_step_says_what_returns_and_why(client):
+    page = Page(client.get("/explore/XOXOX..../trace/3").text)
+    assert [e.attrs["data-position"] for e in page["stack"].iter("li")] == ["XOXOX....", "XOXOXO...", "XOXOXOX.."]
+    assert "X has three in a row, so it returns utility = 1" in page["step-text"].text
+    last = Page(client.get("/explore/XOXOX..../trace/64").text)
+    assert "MIN returns min(1, 1, 1, 1) = 1" in last["step-text"].text  # O cannot stop c1 and a3 both
+
+
+@pytest.mark.parametrize(
+    ("url", "status"),
+    [("/explore/XO.XO..../trace/1", 404), ("/explore/XOXOX..../trace/0", 404), ("/explore/XOXOX..../trace/65", 404)],
+)
+def test_traces_only_where_they_fit_and_steps_that_exist(client, url, status):
+    response = client.get(url)
+    assert response.status_code == status and "Traceback" not in response.text
+    assert "step" in Page(response.text)["error-description"].text
+
+
+def test_the_way_back_to_your_game_is_kept_while_exploring(client):
+    plain = Page(client.get("/explore/X...O....").text)
+    assert plain.root.by_id("back-to-game") is None
+    page = Page(client.get("/explore/X...O....?back=game").text)
+    assert page["back-to-game"].attrs["href"] == "/"
+    hrefs = [a.attrs["href"] for a in page.root.iter("a") if a.attrs["href"].startswith("/explore/")]
+    assert hrefs and all(href.endswith("?back=game") for href in hrefs if "/bugs" not in href)
+
+
+def test_one_move_back_lists_every_live_parent(client):
+    page = Page(client.get("/explore/XX.OO....").text)  # O just played a2 or b2
+    assert [a.attrs["data-position"] for a in page["parents"].iter("a")] == ["XX..O....", "XX.O....."]
+    assert Page(client.get("/explore/").text).root.by_id("parents") is None

@@ -166,6 +166,11 @@ class Step:
     def position(self) -> str:
         return self.stack[-1]
 
+    @property
+    def begins(self) -> bool:
+        """True when a call begins here (a finished game's call also returns at once)."""
+        return self.returns is None or not self.values
+
 
 def trace(position: str) -> list[Step]:
     """Every step of plain minimax from `position`: each call as it begins and as it returns
