@@ -1,0 +1,199 @@
+"""The grader (python -m ttt_web.grade) run as a student runs it, on this project's engine,
+a textbook minimax, and mutants of a correct file that each break one thing."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests import judge
+
+STUDENTS = Path(__file__).with_name("students")
+ROOT = Path(__file__).parents[1]
+QUICK = (STUDENTS / "quick.py").read_text()
+
+# name: (the line changed, its replacement, the function named first, what its first failing position shows);
+# functions that call the broken one may fail too, and come later in the report's order.
+CALLERS = {  # the functions a CS50 solution builds on each one
+    "player": ("result", "minimax"),
+    "actions": ("minimax",),
+    "result": ("minimax",),
+    "winner": ("terminal", "utility", "minimax"),
+    "terminal": ("minimax",),
+    "utility": ("minimax",),
+    "minimax": (),
+}
+MUST_BLOCK = (("X", "X", None), (None, "O", None), (None,) * 3)
+MUTANTS = {
+    "result mutates its input": (
+        "    new = [list(row) for row in board]\n",
+        "    new = board\n",
+        "result",
+        lambda p: p == ".........",
+    ),
+    "actions offers a taken cell": (
+        "if board[i][j] is EMPTY}",
+        "if board[i][j] is EMPTY or (i, j) == (0, 0)}",
+        "actions",
+        lambda p: p[0] != ".",
+    ),
+    "winner misses a diagonal": (
+        "    lines += [[board[i][2 - i] for i in range(3)]]\n",
+        "",
+        "winner",
+        lambda p: p[2] == p[4] == p[6] != ".",
+    ),
+    "utility's sign": (
+        "return 1 if w == X else -1 if w == O else 0",
+        "return -1 if w == X else 1 if w == O else 0",
+        "utility",
+        judge.won_by,
+    ),
+    "minimax returns None with one cell left": (
+        "    if terminal(board):\n        return None\n    choices",
+        "    if terminal(board) or len(actions(board)) == 1:\n        return None\n    choices",
+        "minimax",
+        lambda p: p.count(".") == 1 and not judge.is_over(p),
+    ),
+    "minimax loses in one position only": (
+        "    choices = sorted(actions(board))\n",
+        f"    choices = sorted(actions(board))\n    if freeze(board) == {MUST_BLOCK}:\n        return (2, 2)\n",
+        "minimax",
+        lambda p: p == "XX..O....",
+    ),
+    "wrong player at the root": (
+        "    pick = max if player(board) == X else min\n",
+        "    pick = max\n",
+        "minimax",
+        lambda p: judge.to_move(p) == "O",
+    ),
+    "(0, 0) on a full tied board": (
+        "    if terminal(board):\n        return None\n    choices",
+        "    if terminal(board):\n        return None if winner(board) else (0, 0)\n    choices",
+        "minimax",
+        lambda p: "." not in p and not judge.won_by(p),
+    ),
+    "player counts wrong": (
+        "return X if x == o else O",
+        "return X if x <= o + 1 else O",
+        "player",
+        lambda p: judge.to_move(p) == "O",
+    ),
+    "terminal ignores a full board": (
+        "return winner(board) is not None or all(",
+        "return winner(board) is not None and all(",
+        "terminal",
+        lambda p: judge.won_by(p) is not None or "." not in p,
+    ),
+}
+
+
+def grade(path: Path, *options: str) -> subprocess.Popen:
+    command = [sys.executable, "-m", "ttt_web.grade", str(path), "--base-url", "http://127.0.0.1:5000", *options]
+    return subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def finished(process: subprocess.Popen) -> tuple[int, str]:
+    out, err = process.communicate(timeout=600)
+    assert "Traceback" not in err, err
+    return process.returncode, out
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory) -> dict[str, tuple[int, dict]]:
+    """Every mutant graded, the runs side by side (each takes some seconds)."""
+    folder = tmp_path_factory.mktemp("mutants")
+    running = {}
+    for name, (line, replacement, _, _) in MUTANTS.items():
+        assert QUICK.count(line) == 1, name  # the mutant changes what it says it changes
+        path = folder / f"{len(running)}.py"
+        path.write_text(QUICK.replace(line, replacement))
+        running[name] = grade(path, "--json")
+    running["correct"] = grade(STUDENTS / "quick.py", "--json")
+    running["engine"] = grade(ROOT / "ttt_web" / "tictactoe.py", "--json")
+    return {name: (code, json.loads(out)) for name, (code, out) in ((n, finished(p)) for n, p in running.items())}
+
+
+def failing(report: dict) -> dict[str, dict]:
+    return {name: f for name, f in report["functions"].items() if f["passed"] != f["checked"] or f["unchecked"]}
+
+
+@pytest.mark.parametrize("name", ["correct", "engine"])
+def test_correct_files_pass_every_check(reports, name):
+    code, report = reports[name]
+    assert code == 0 and report["passed"] and not failing(report)
+    counts = {name: f["checked"] for name, f in report["functions"].items()}
+    live = sum(not judge.is_over(p) for p in judge.reachable())
+    assert counts["player"] == counts["actions"] == live == 4520
+    assert counts["winner"] == counts["terminal"] == counts["minimax"] == len(judge.reachable()) == 5478
+    assert counts["utility"] == 5478 - 4520
+
+
+@pytest.mark.parametrize("name", list(MUTANTS))
+def test_each_mutant_fails_where_it_is_wrong(reports, name):
+    code, report = reports[name]
+    _, _, function, shows = MUTANTS[name]
+    assert code == 1 and not report["passed"]
+    assert report["fix_first"] == function == next(iter(failing(report)))
+    assert set(failing(report)) <= {function, *CALLERS[function]}
+    example = failing(report)[function]["failures"][0]
+    assert shows(example["position"]), example
+    assert example["explore"] == f"http://127.0.0.1:5000/explore/{example['position']}"
+    assert example["expected"] != example["got"] and example["why"]
+
+
+def test_the_wrong_player_and_the_first_tie_are_named(reports):
+    wrong = reports["wrong player at the root"][1]
+    named = {p["name"]: p for p in wrong["patterns"]}
+    assert named["Wrong player at the root"]["failure"]
+    assert all(judge.to_move(f["position"]) == "O" for f in wrong["functions"]["minimax"]["failures"])
+    notes = {p["name"]: p["failure"] for p in reports["correct"][1]["patterns"]}
+    assert notes == {"First move wins ties": False, "No depth preference": False}
+    assert not reports["engine"][1]["patterns"]
+
+
+def test_utilitys_sign_is_caught_on_a_won_board(reports):
+    example = reports["utility's sign"][1]["functions"]["utility"]["failures"][0]
+    assert example["got"] == str(-int(example["expected"])) and judge.won_by(example["position"])
+
+
+def test_a_tied_board_given_a_move_is_caught(reports):
+    failure = reports["(0, 0) on a full tied board"][1]["functions"]["minimax"]["failures"][0]
+    assert "." not in failure["position"] and judge.won_by(failure["position"]) is None
+    assert failure["expected"] == "None" and failure["got"] == "(0, 0)"
+
+
+def test_a_textbook_minimax_passes_in_minutes_with_a_readable_report():
+    code, out = finished(grade(STUDENTS / "textbook.py"))
+    assert code == 0 and out.rstrip().endswith("All checks passed."), out
+    assert "  minimax      5,478 / 5,478   ok" in out
+    assert "A note (not a failure): No depth preference" in out
+
+
+def test_a_file_that_does_not_load_is_said_so(tmp_path):
+    broken = tmp_path / "tictactoe.py"
+    broken.write_text("def player(board)\n    return X\n")
+    process = grade(broken)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 2 and "SyntaxError" in err
+
+
+def test_a_call_that_runs_over_is_stopped_and_the_rest_still_checked(tmp_path):
+    slow = tmp_path / "tictactoe.py"
+    slow.write_text(
+        QUICK.replace("def winner(board):\n", "def winner(board):\n    while board[0][0] == 'O':\n        pass\n")
+    )
+    code, out = finished(grade(slow, "--json", "--call-seconds", "1"))
+    report = json.loads(out)
+    assert code == 1 and set(failing(report)) >= {"winner"}
+    assert report["functions"]["winner"]["failures"][0]["got"] == "no answer"
+    assert report["functions"]["player"]["passed"] == 4520
+
+
+def test_flask_grade_is_the_same_command(app):
+    result = app.test_cli_runner().invoke(args=["grade", "--help"])
+    assert result.exit_code == 0 and "usage: python -m ttt_web.grade" in result.output

@@ -1,0 +1,213 @@
+"""What each function of a student's tictactoe.py must answer, position by position, with
+this project's engine as the reference. A check returns None when the answer is right, or
+what is wrong in words a student reads."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from .. import tictactoe as ttt
+from ..costs import EMPTY_BOARD, board, over, reachable, to_move, utility
+from ..search import value
+
+FUNCTIONS = ("player", "actions", "result", "winner", "terminal", "utility", "minimax")
+OFF_BOARD = ((3, 1), (1, -1))
+Action = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Wrong:
+    """An answer that is not right: what was expected, what came back, and why it matters."""
+
+    expected: str
+    got: str
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class Check:
+    function: str
+    position: str
+    action: Action | None
+    judge: Callable[[dict], Wrong | None]
+
+
+def positions() -> list[str]:
+    """Every reachable position, the fewest marks first."""
+    return sorted(reachable(EMPTY_BOARD), key=lambda p: (9 - p.count("."), p))
+
+
+def checks() -> Iterator[Check]:
+    """Every check, function by function, each over every position it applies to."""
+    every = positions()
+    live = [p for p in every if not over(p)]
+    for p in live:
+        yield Check("player", p, None, lambda reply, p=p: player(p, reply))
+    for p in live:
+        yield Check("actions", p, None, lambda reply, p=p: actions(p, reply))
+    for p in live:
+        for n in (n for n, c in enumerate(p) if c == "."):
+            yield Check("result", p, divmod(n, 3), lambda reply, p=p, n=n: result(p, n, reply))
+        taken = next((n for n, c in enumerate(p) if c != "."), None)
+        if taken is not None:
+            yield Check("result", p, divmod(taken, 3), lambda reply, p=p, n=taken: refused(p, divmod(n, 3), reply))
+        for action in OFF_BOARD:
+            yield Check("result", p, action, lambda reply, p=p, a=action: refused(p, a, reply))
+    for p in every:
+        yield Check("winner", p, None, lambda reply, p=p: winner(p, reply))
+    for p in every:
+        yield Check("terminal", p, None, lambda reply, p=p: terminal(p, reply))
+    for p in (p for p in every if over(p)):
+        yield Check("utility", p, None, lambda reply, p=p: utility_check(p, reply))
+    for p in every:
+        yield Check("minimax", p, None, lambda reply, p=p: minimax(p, reply))
+
+
+def failed(reply: dict) -> Wrong | None:
+    """What went wrong with the call itself, whatever the function."""
+    if "missing" in reply:
+        return Wrong("a function by that name", "none", f"tictactoe.py has no function named {reply['missing']}")
+    if "timeout" in reply:
+        return Wrong(f"an answer within {reply['timeout']:g} s", "no answer", "it ran over the time limit")
+    if "crashed" in reply:
+        return Wrong("an answer", "no answer", f"the program ended (exit status {reply['crashed']})")
+    if "raised" in reply:
+        return Wrong("an answer", f"{reply['raised']}: {reply['message']}", "it raised an exception")
+    if reply.get("changed"):
+        return Wrong("the board given left as it was", "the board changed", "it changed the board it was given")
+    return None
+
+
+def player(p: str, reply: dict) -> Wrong | None:
+    expected = to_move(p)
+    if wrong := failed(reply):
+        return wrong
+    if reply["got"] != expected:
+        x, o = p.count("X"), p.count("O")
+        return Wrong(expected, shown(reply["got"]), f"X has {x} marks and O has {o}, so {expected} is to move")
+    return None
+
+
+def actions(p: str, reply: dict) -> Wrong | None:
+    expected = {divmod(n, 3) for n, c in enumerate(p) if c == "."}
+    if wrong := failed(reply):
+        return wrong
+    if reply["type"] not in ("set", "frozenset"):
+        return Wrong("a set", f"a {reply['type']}", "actions must return a set of (i, j) tuples")
+    got = {tuple(a) for a in reply["got"] if isinstance(a, list) and len(a) == 2}
+    if got != expected or len(reply["got"]) != len(got):
+        extra = ", ".join(map(str, sorted(got - expected)))
+        missing = ", ".join(map(str, sorted(expected - got)))
+        why = "; ".join(
+            part
+            for part in (f"{extra} taken or off the board" if extra else "", f"{missing} left out" if missing else "")
+            if part
+        )
+        return Wrong(str(sorted(expected)), shown(reply["got"]), why or "not (i, j) pairs")
+    return None
+
+
+def result(p: str, n: int, reply: dict) -> Wrong | None:
+    mark = to_move(p)
+    expected = p[:n] + mark + p[n + 1 :]
+    if wrong := failed(reply):
+        return wrong
+    if reply.get("same"):
+        return Wrong("a new board", "the board it was given", "result must return a new board")
+    if reply["got"] != board(expected):
+        return Wrong(drawn(expected), shown(reply["got"]), f"{mark} is to move, so {mark} goes at {divmod(n, 3)}")
+    return None
+
+
+def refused(p: str, action: Action, reply: dict) -> Wrong | None:
+    i, j = action
+    why = "that cell is off the board" if not (0 <= i <= 2 and 0 <= j <= 2) else f"that cell is taken by {p[3 * i + j]}"
+    if "raised" in reply:
+        return Wrong("the board given left as it was", "it changed", why) if reply.get("changed") else None
+    if wrong := failed(reply):
+        return wrong
+    return Wrong("an exception", f"a board: {shown(reply['got'])}", f"result must raise an exception: {why}")
+
+
+def winner(p: str, reply: dict) -> Wrong | None:
+    expected = ttt.winner(board(p))
+    if wrong := failed(reply):
+        return wrong
+    if reply["got"] != expected:
+        line = ttt.winning_line(board(p))
+        why = f"{expected} has three in a row at {', '.join(map(str, line))}" if expected else "no three in a row"
+        return Wrong(shown(expected), shown(reply["got"]), why)
+    return None
+
+
+def terminal(p: str, reply: dict) -> Wrong | None:
+    expected = over(p)
+    if wrong := failed(reply):
+        return wrong
+    if reply["got"] is not expected:
+        won = ttt.winner(board(p))
+        why = f"{won} has three in a row" if won else "the board is full" if expected else "no line, and cells left"
+        return Wrong(shown(expected), shown(reply["got"]), why)
+    return None
+
+
+def utility_check(p: str, reply: dict) -> Wrong | None:
+    expected = utility(p)
+    if wrong := failed(reply):
+        return wrong
+    if reply["got"] != expected or isinstance(reply["got"], bool):
+        won = ttt.winner(board(p))
+        why = f"{won} has won, and utility is from X's side" if won else "a full board with no line is a draw"
+        return Wrong(str(expected), shown(reply["got"]), why)
+    return None
+
+
+def minimax(p: str, reply: dict) -> Wrong | None:
+    if wrong := failed(reply):
+        return wrong
+    got = reply["got"]
+    if over(p):
+        return None if got is None else Wrong("None", shown(got), "the game is over: there is no move to make")
+    keep = kept_by(p)
+    if got is None:
+        return Wrong(moves_text(keep), "None", "the game is not over, so minimax must return a move")
+    action = tuple(got) if isinstance(got, list) and len(got) == 2 else None
+    if action not in {divmod(n, 3) for n, c in enumerate(p) if c == "."}:
+        return Wrong(moves_text(keep), shown(got), "that is not an empty cell")
+    if action not in keep:
+        then = outcome_words(after(p, action))
+        now = outcome_words(value(p))
+        return Wrong(moves_text(keep), shown(got), f"with best play {now}, but after {action} {then}")
+    return None
+
+
+def kept_by(p: str) -> list[Action]:
+    """The moves that keep the position's minimax value (depth aside): any of them is right."""
+    return [divmod(n, 3) for n, c in enumerate(p) if c == "." and after(p, divmod(n, 3)) == value(p)]
+
+
+def after(p: str, action: Action) -> int:
+    n = 3 * action[0] + action[1]
+    return value(p[:n] + to_move(p) + p[n + 1 :])
+
+
+def outcome_words(utility_: int) -> str:
+    return {1: "X wins", 0: "it is a draw", -1: "O wins"}[utility_]
+
+
+def moves_text(actions_: list[Action]) -> str:
+    return "one of " + ", ".join(map(str, actions_)) if len(actions_) > 1 else str(actions_[0])
+
+
+def shown(got: object) -> str:
+    """A student's answer as Python would print it, boards drawn on one line."""
+    if isinstance(got, list) and len(got) == 3 and all(isinstance(row, list) and len(row) == 3 for row in got):
+        return drawn("".join("X" if c == "X" else "O" if c == "O" else "." for row in got for c in row))
+    if isinstance(got, list):
+        return "(" + ", ".join(map(shown, got)) + ")"
+    return repr(got)
+
+
+def drawn(p: str) -> str:
+    return " / ".join(p[r : r + 3] for r in (0, 3, 6))
