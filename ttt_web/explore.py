@@ -195,10 +195,12 @@ def narrated(step: search.Step, depth: int) -> str:
     tried = [cell_name(n) for n, _ in search.moves(position)]
     if step.returns is None:
         pick = "largest" if role == "MAX" else "smallest"
-        return (
-            f"minimax is called on {where} (depth {depth}). {mover} is to move, so this is a {role} node: "
-            f"it tries {', '.join(tried)} in row order and returns the {pick} value they return."
+        plan = (
+            f"it has one move, {tried[0]}, and returns what that returns"
+            if len(tried) == 1
+            else f"it tries {', '.join(tried)} in row order and returns the {pick} value they return"
         )
+        return f"minimax is called on {where} (depth {depth}). {mover} is to move, so this is a {role} node: {plan}."
     values = ", ".join(SIGNED[v] for _, v in step.values)
     caller = "the call one level up" if depth else "nobody: it is the value of the position traced"
     return f"Every move is tried. {role} returns {role.lower()}({values}) = {SIGNED[step.returns]} to {caller}."

@@ -1,0 +1,74 @@
+"""The explorer in Chromium: minimax's values, the trees and the trace, with and without
+JavaScript, on a phone and a desktop, checked by axe-core."""
+
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests import servers
+from tests.test_browser import assert_accessible, click_through
+
+SIZES = [(360, 740), (740, 360), (1280, 800)]
+
+
+@pytest.mark.parametrize(("scheme", "width", "height"), [("light", 360, 740), ("dark", 1280, 800)])
+@pytest.mark.parametrize("position", [".........", "XO.XO....", "XOXOX...."])
+def test_explorer_pages_fit_and_pass_axe(page: Page, scheme, width, height, position):
+    page.emulate_media(color_scheme=scheme)
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"/explore/{position}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert_accessible(page)
+    jump = page.locator("nav.jump")
+    assert jump.bounding_box()["y"] + jump.bounding_box()["height"] <= height  # the way to the list and tree
+    page.locator("nav.jump a", has_text="The tree").click()  # a jump within the page
+    page.wait_for_function("location.hash === '#tree-title'")
+    assert -1 < page.locator("#tree-title").bounding_box()["y"] < height
+
+
+def test_from_the_game_into_the_tree_and_back(page: Page):
+    page.goto("/")
+    click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))
+    click_through(page.locator("#explore"))
+    click_through(page.locator("#board td a").first)  # an empty cell opens its child
+    assert page.url.endswith("?back=game")
+    click_through(page.locator("#tree a.node").first)
+    click_through(page.locator("#parents a").first)
+    click_through(page.locator("#back-to-game"))
+    assert page.locator("#board td[data-mark='X']").count() == 1
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_stepping_through_the_trace(browser, live_server, javascript):
+    context = browser.new_context(java_script_enabled=javascript, base_url=live_server)
+    page = context.new_page()
+    page.goto("/explore/XOXOX..../trace/1")
+    if javascript:  # the arrow keys follow the Next and Previous links
+        for key, step in [("ArrowRight", "2"), ("ArrowRight", "3"), ("ArrowLeft", "2"), ("ArrowRight", "3")]:
+            with page.expect_event("load"):
+                page.keyboard.press(key)
+            expect(page.locator("#trace")).to_have_attribute("data-step", step)
+    else:
+        click_through(page.locator("a[rel=next]"))
+        page.locator("#trace-title").click()
+        page.keyboard.press("ArrowRight")
+        time.sleep(0.5)
+        expect(page.locator("#trace")).to_have_attribute("data-step", "2")  # no script, no key stepping
+        click_through(page.locator("a[rel=next]"))
+        expect(page.locator("#trace")).to_have_attribute("data-step", "3")
+    expect(page.locator("#stack li")).to_have_count(3)
+    if javascript:  # axe-core runs as a script in the page
+        assert_accessible(page)
+    context.close()
+
+
+def test_screenshots_of_the_explorer(browser, live_server):
+    pages = {"explore-empty": "/explore/", "explore-five": "/explore/XO.XO....", "trace": "/explore/XOXOX..../trace/5"}
+    (servers.ROOT / "screenshots").mkdir(exist_ok=True)
+    for name, url in pages.items():
+        for width, height in SIZES:
+            page = browser.new_page(base_url=live_server, viewport={"width": width, "height": height})
+            page.goto(url)
+            page.screenshot(path=servers.ROOT / "screenshots" / f"{name}-{width}x{height}.png")
+            page.close()
