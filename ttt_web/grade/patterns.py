@@ -45,7 +45,7 @@ def wrong_player(live: dict[str, Action], failing: set[str]) -> Pattern | None:
         "Wrong player at the root",
         True,
         "Every move it gets wrong is O's, and each is the move that is best for X: on O's turn your minimax "
-        "maximizes, as if it played X. Check that the root calls min_value's side when player(board) is O.",
+        "maximizes, as if it played X. When player(board) is O, the root must choose the move of least value.",
         tuple(failed[:3]),
     )
 
