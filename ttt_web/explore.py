@@ -105,7 +105,7 @@ def from_game() -> bool:
     return request.args.get("back") == "game"
 
 
-@bp.app_context_processor
+@bp.context_processor
 def explorer_helpers() -> dict:
     return {
         "here": here,
@@ -129,21 +129,18 @@ def warm(app: Flask) -> None:
         start()
 
 
-@functools.lru_cache(maxsize=6000)
+@functools.lru_cache(maxsize=1024)
 def explained(text: str) -> dict:
-    """All the page shows of a position, which is the same every time: computed once."""
+    """All the page shows of a position, which is the same every time: computed once, and
+    kept for the positions asked for most (all 5,478 would hold some 80 MB per process)."""
     here_ = board(text)
-    live = not over(text)
-    pairs = zip(sorted(ttt.actions(here_)), (child for _, child in search.moves(text)), strict=True) if live else ()
     searched = search.alphabeta(text)
     return {
         "position": text,
         "mover": to_move(text),
-        "other": ttt.O if to_move(text) == ttt.X else ttt.X,
         "role": search.role(text),
         "utility": search.value(text),
-        "value": ttt.evaluate(here_) if live else None,
-        "moves": [listed(here_, action, child) for action, child in pairs],
+        "moves": [listed(here_, divmod(n, 3), child) for n, child in search.moves(text)],
         "line": [action_name(action) for action in principal_variation(here_)],
         "parents": search.parents(text),
         "tree": search.tree(text),

@@ -62,7 +62,7 @@ class Node:
     children: tuple[Node, ...] = ()
 
 
-@functools.lru_cache(maxsize=2048)
+@functools.lru_cache(maxsize=1024)
 def tree(position: str, depth: int = 2) -> Node:
     """The position and `depth` levels below it, the principal variation marked."""
     line = [3 * i + j for i, j in principal_variation(board(position))]
