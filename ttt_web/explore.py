@@ -10,7 +10,7 @@ import functools
 import itertools
 import math
 
-from flask import Blueprint, Flask, Response, abort, render_template, request, url_for
+from flask import Blueprint, Flask, Response, abort, render_template, request
 
 from . import search
 from . import tictactoe as ttt
@@ -20,6 +20,7 @@ from .costs import EMPTY_BOARD, board, costs, over, reachable, to_move
 from .game import Game, action_name, cell_name, format_moves
 from .judging import judge, principal_variation
 from .review import CACHE, outlook, result_text
+from .urls import url_for
 
 bp = Blueprint("explore", __name__, url_prefix="/explore")
 MINUS = "\N{MINUS SIGN}"
@@ -52,7 +53,7 @@ def position(text: str):
     checked(text)
     links = {n: here(child) for n, child in search.moves(text)}
     page = render_template(
-        "explore/position.html", **explained(text), view=position_view(text, teach_on=True, links=links)
+        "explore/position.html", **explained(text), **helpers(), view=position_view(text, teach_on=True, links=links)
     )
     return cached(Response(page))
 
@@ -76,6 +77,7 @@ def trace(text: str, step: int):
         step=shown,
         frames=frames,
         says=narrated(shown, len(shown.stack) - 1),
+        **helpers(),
     )
     return cached(Response(page))
 
@@ -95,18 +97,19 @@ def cached(response: Response) -> Response:
 def here(text: str, step: int | None = None) -> str:
     """The explorer's address for `text` (or for a step of its trace), keeping the way back
     to the visitor's game."""
-    back = "game" if from_game() else None
+    back = {"back": "game"} if from_game() else {}
     if step is None:
-        return url_for("explore.position", text=text, back=back)
-    return url_for("explore.trace", text=text, step=step, back=back)
+        return url_for("explore.position", text=text, **back)
+    return url_for("explore.trace", text=text, step=step, **back)
 
 
 def from_game() -> bool:
     return request.args.get("back") == "game"
 
 
-@bp.context_processor
-def explorer_helpers() -> dict:
+def helpers() -> dict:
+    """What the explorer's templates call, given to each render (even the one at start-up,
+    whose request matches no blueprint when TRUSTED_HOSTS leaves out its host)."""
     return {
         "here": here,
         "from_game": from_game,
