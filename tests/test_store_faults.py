@@ -147,7 +147,7 @@ def test_kill_9_mid_writes_loses_at_most_the_requests_in_flight(tmp_path, victim
     database = tmp_path / "instance" / "ttt.sqlite3"
     with servers.gunicorn(env, workers=2) as base:
         players = [Player(servers.HttpClient(base, timeout=5)) for _ in range(8)]
-        stop = threading.Event()
+        stop, moved = threading.Event(), [threading.Event() for _ in players]
 
         def keep_playing(n: int, player: Player) -> None:
             rng = random.Random(n)
@@ -158,11 +158,13 @@ def test_kill_9_mid_writes_loses_at_most_the_requests_in_flight(tmp_path, victim
                         player.new_game(mode="friend")
                     else:
                         player.follow(rng.choice(sorted(page.links.values())))
+                    moved[n].set()
 
         threads = [threading.Thread(target=keep_playing, args=item) for item in enumerate(players)]
         for thread in threads:
             thread.start()
-        time.sleep(1.5)
+        assert all(event.wait(30) for event in moved)  # every player has a stored game, on a slow machine too
+        time.sleep(1)
         for pid in servers.worker_pids(base) if victim == "worker" else servers.all_pids(base):
             os.kill(pid, signal.SIGKILL)
         stop.set()

@@ -43,11 +43,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Could not load {args.path}:\n{error}", file=sys.stderr)
         return 2
     try:
-        tallies, choices = run(student, args.total_seconds, progress=not args.json)
+        tallies, choices, missed = run(student, args.total_seconds, progress=not args.json)
     finally:
         student.close()
-    failing = {failure.position for failure in tallies["minimax"].failures}
-    patterns = recognised(choices, failing)
+    patterns = recognised(choices, missed)
     if args.json:
         print(json.dumps(to_json(args.path, tallies, patterns, args.base_url), indent=2))
     else:
@@ -55,13 +54,14 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if all(t.passed == t.checked and not t.unchecked for t in tallies.values()) else 1
 
 
-def run(student: Student, total_seconds: float, progress: bool) -> tuple[dict[str, Tally], dict]:
-    """Every check, in order, until the bound; the tallies and minimax's move in each position."""
+def run(student: Student, total_seconds: float, progress: bool) -> tuple[dict[str, Tally], dict, set[str]]:
+    """Every check, in order, until the bound: the tallies, minimax's move in each position,
+    and every position where minimax failed (the tallies keep only the first few)."""
     planned = list(checks())
     tallies = {name: Tally(name) for name in FUNCTIONS}
     for check in planned:
         tallies[check.function].unchecked += 1
-    overruns, choices, deadline = Counter(), {}, time.monotonic() + total_seconds
+    overruns, choices, missed, deadline = Counter(), {}, set(), time.monotonic() + total_seconds
     for check in bar(planned, progress):
         tally = tallies[check.function]
         if time.monotonic() > deadline or overruns[check.function] >= GIVE_UP_AFTER:
@@ -70,10 +70,12 @@ def run(student: Student, total_seconds: float, progress: bool) -> tuple[dict[st
         overruns[check.function] += "timeout" in reply
         wrong = check.judge(reply)
         tally.record(None if wrong is None else Failure(check.position, check.action, wrong))
+        if check.function == "minimax" and wrong:
+            missed.add(check.position)
         if check.function == "minimax" and "got" in reply:
             got = reply["got"]
             choices[check.position] = tuple(got) if isinstance(got, list) and len(got) == 2 else None
-    return tallies, choices
+    return tallies, choices, missed
 
 
 def bar(planned: list, shown: bool):
