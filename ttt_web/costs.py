@@ -41,8 +41,8 @@ def costs(position: str) -> Costs:
     """The five counts from `position` (a live or finished one); computed once, then kept."""
     return Costs(
         plain=tree_size(position),
-        alphabeta=alphabeta(position, -math.inf, math.inf, ordered=False)[1],
-        alphabeta_ordered=alphabeta(position, -math.inf, math.inf, ordered=True)[1],
+        alphabeta=alphabeta(position).visited,
+        alphabeta_ordered=alphabeta(position, ordered=True).visited,
         memo=len(reachable(position)),
         symmetry=len({canonical(p) for p in reachable(position)}),
     )
@@ -75,37 +75,78 @@ def tree_size(position: str) -> int:
     return 1 + sum(tree_size(child) for child in children(position))
 
 
+@dataclass(frozen=True)
+class Searched:
+    """A position as alpha-beta meets it: the window it is searched with, what it returns,
+    and the moves it searched and pruned, each as (cell, what lies there).
+
+    `returned` is exact only inside the window; at or below alpha it is an upper bound, at
+    or above beta a lower bound."""
+
+    position: str
+    alpha: float
+    beta: float
+    returned: int  # X's point of view
+    children: tuple[tuple[int, Searched], ...]
+    pruned: tuple[tuple[int, str], ...]  # (cell, position) of each move never searched
+    visited: int  # positions alpha-beta visits from here, this one included
+
+    @property
+    def bound(self) -> str:
+        """ "=" when `returned` is the exact value, "≤" or "≥" when it is only a bound."""
+        if not self.children:
+            return "="  # a finished game: its utility
+        return "≤" if self.returned <= self.alpha else "≥" if self.returned >= self.beta else "="
+
+    @property
+    def skipped(self) -> int:
+        """Positions under the pruned moves, at every level: what plain minimax would add."""
+        own = sum(tree_size(position) for _, position in self.pruned)
+        return own + sum(child.skipped for _, child in self.children)
+
+
 @functools.cache
-def alphabeta(position: str, alpha: float, beta: float, ordered: bool) -> tuple[int, int]:
-    """(value for X, positions visited) of alpha-beta search from `position`, as in the
-    textbook's MAX-VALUE and MIN-VALUE: stop at a move that reaches beta (alpha for O)."""
+def alphabeta(position: str, alpha: float = -math.inf, beta: float = math.inf, ordered: bool = False) -> Searched:
+    """Alpha-beta search from `position`, as in the textbook's MAX-VALUE and MIN-VALUE: a MAX
+    node stops at a value >= beta, a MIN node at one <= alpha. Moves in row order, or the
+    best first when `ordered`."""
     if over(position):
-        return utility(position), 1
-    visited, maximizing = 1, to_move(position) == ttt.X
+        return Searched(position, alpha, beta, utility(position), (), (), 1)
+    maximizing, entry = to_move(position) == ttt.X, (alpha, beta)
     value = -math.inf if maximizing else math.inf
-    for child in best_first(position) if ordered else children(position):
-        result, count = alphabeta(child, alpha, beta, ordered)
-        visited += count
+    searched, pending = [], best_first(position) if ordered else moves(position)
+    while pending:
+        cell, child = pending.pop(0)
+        result = alphabeta(child, alpha, beta, ordered)
+        searched.append((cell, result))
         if maximizing:
-            value = max(value, result)
+            value = max(value, result.returned)
             if value >= beta:
                 break
             alpha = max(alpha, value)
         else:
-            value = min(value, result)
+            value = min(value, result.returned)
             if value <= alpha:
                 break
             beta = min(beta, value)
-    return value, visited
+    visited = 1 + sum(result.visited for _, result in searched)
+    return Searched(position, *entry, int(value), tuple(searched), tuple(pending), visited)
 
 
-def best_first(position: str) -> list[str]:
-    """The children, the mover's best first (by the engine's values), row-major among equals."""
+def moves(position: str) -> list[tuple[int, str]]:
+    """(cell, child position) for each legal move, in row order; [] when the game is over."""
+    empty = [n for n, c in enumerate(position) if c == "."]
+    return [] if over(position) else list(zip(empty, children(position), strict=True))
+
+
+def best_first(position: str) -> list[tuple[int, str]]:
+    """(cell, child position) for each move, the mover's best first (by the engine's values),
+    row-major among equals."""
     rank = {"win": 0, "draw": 1, "loss": 2}
     values = ttt.scores(board(position))
     order = sorted(values, key=lambda a: (rank[values[a].outcome], a))
     mark = to_move(position)
-    return [position[: 3 * i + j] + mark + position[3 * i + j + 1 :] for i, j in order]
+    return [(3 * i + j, position[: 3 * i + j] + mark + position[3 * i + j + 1 :]) for i, j in order]
 
 
 @functools.cache

@@ -16,7 +16,7 @@ from . import search
 from . import tictactoe as ttt
 from .board import in_words, position_view
 from .bugs import BUGS, game, telling_position
-from .costs import EMPTY_BOARD, board, costs, over, reachable, to_move
+from .costs import EMPTY_BOARD, alphabeta, board, costs, moves, over, reachable, to_move
 from .game import Game, action_name, cell_name, format_moves
 from .judging import judge, principal_variation
 from .review import CACHE, outlook, result_text
@@ -51,7 +51,7 @@ def bugs_shown():
 @bp.get("/<text>")
 def position(text: str):
     checked(text)
-    links = {n: here(child) for n, child in search.moves(text)}
+    links = {n: here(child) for n, child in moves(text)}
     page = render_template(
         "explore/position.html", **explained(text), **helpers(), view=position_view(text, teach_on=True, links=links)
     )
@@ -137,13 +137,13 @@ def explained(text: str) -> dict:
     """All the page shows of a position, which is the same every time: computed once, and
     kept for the positions asked for most (all 5,478 would hold some 80 MB per process)."""
     here_ = board(text)
-    searched = search.alphabeta(text)
+    searched = alphabeta(text)
     return {
         "position": text,
         "mover": to_move(text),
         "role": search.role(text),
         "utility": search.value(text),
-        "moves": [listed(here_, divmod(n, 3), child) for n, child in search.moves(text)],
+        "moves": [listed(here_, divmod(n, 3), child) for n, child in moves(text)],
         "line": [action_name(action) for action in principal_variation(here_)],
         "parents": search.parents(text),
         "tree": search.tree(text),
@@ -192,7 +192,7 @@ def narrated(step: search.Step, depth: int) -> str:
         called = f"minimax is called on {where} (depth {depth})."
         return f"{called} The game is over: {why}, so it returns utility = {SIGNED[won]} at once."
     role, mover = search.role(position), to_move(position)
-    tried = [cell_name(n) for n, _ in search.moves(position)]
+    tried = [cell_name(n) for n, _ in moves(position)]
     if step.returns is None:
         pick = "largest" if role == "MAX" else "smallest"
         plan = (

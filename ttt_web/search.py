@@ -10,11 +10,10 @@ MIN. Children come in row order, as `actions` sorted.
 from __future__ import annotations
 
 import functools
-import math
 from dataclasses import dataclass
 
 from . import tictactoe as ttt
-from .costs import board, children, over, to_move, tree_size, utility
+from .costs import Searched, board, moves, over, to_move, utility
 from .judging import principal_variation
 
 OUTCOME_FOR_X = {"win": 1, "draw": 0, "loss": -1}
@@ -33,12 +32,6 @@ def value(position: str) -> int:
 def role(position: str) -> str:
     """ "MAX" when X is to move, "MIN" when O is, "" when the game is over."""
     return "" if over(position) else "MAX" if to_move(position) == ttt.X else "MIN"
-
-
-def moves(position: str) -> list[tuple[int, str]]:
-    """(cell, child position) for each legal move, in row order."""
-    empty = [n for n, c in enumerate(position) if c == "."]
-    return [] if over(position) else list(zip(empty, children(position), strict=True))
 
 
 def parents(position: str) -> list[tuple[int, str]]:
@@ -79,64 +72,6 @@ def _tree(position: str, cell: int | None, depth: int, line: list[int], principa
     return Node(position, cell, value(position), principal, below)
 
 
-@dataclass(frozen=True)
-class Searched:
-    """A position as alpha-beta meets it: the window it is searched with and what it returns.
-
-    `returned` is exact only inside the window; at or below alpha it is an upper bound, at
-    or above beta a lower bound."""
-
-    position: str
-    cell: int | None
-    alpha: float
-    beta: float
-    returned: int
-    children: tuple[Searched, ...]
-    pruned: tuple[tuple[int, str], ...]  # (cell, position) of each move never searched
-
-    @property
-    def bound(self) -> str:
-        """ "=" when `returned` is the exact value, "≤" or "≥" when it is only a bound."""
-        if not self.children:
-            return "="  # a finished game: its utility
-        return "≤" if self.returned <= self.alpha else "≥" if self.returned >= self.beta else "="
-
-    @property
-    def visited(self) -> int:
-        return 1 + sum(child.visited for child in self.children)
-
-    @property
-    def skipped(self) -> int:
-        """Positions under the pruned moves, at every level: what plain minimax would add."""
-        own = sum(tree_size(position) for _, position in self.pruned)
-        return own + sum(child.skipped for child in self.children)
-
-
-def alphabeta(position: str, alpha: float = -math.inf, beta: float = math.inf, cell: int | None = None) -> Searched:
-    """Alpha-beta from `position`, moves in row order, as the textbook's MAX-VALUE and
-    MIN-VALUE: a MAX node stops at a value >= beta, a MIN node at one <= alpha."""
-    if over(position):
-        return Searched(position, cell, alpha, beta, utility(position), (), ())
-    maximizing, entry = to_move(position) == ttt.X, (alpha, beta)
-    best = -math.inf if maximizing else math.inf
-    searched, pending = [], moves(position)
-    while pending:
-        n, child = pending.pop(0)
-        result = alphabeta(child, alpha, beta, n)
-        searched.append(result)
-        if maximizing:
-            best = max(best, result.returned)
-            if best >= beta:
-                break
-            alpha = max(alpha, best)
-        else:
-            best = min(best, result.returned)
-            if best <= alpha:
-                break
-            beta = min(beta, best)
-    return Searched(position, cell, *entry, int(best), tuple(searched), tuple(pending))
-
-
 @functools.cache
 def per_depth(position: str) -> tuple[int, ...]:
     """How many positions plain minimax visits at each depth below `position` (0 is itself)."""
@@ -146,7 +81,7 @@ def per_depth(position: str) -> tuple[int, ...]:
 
 def alphabeta_per_depth(searched: Searched) -> tuple[int, ...]:
     """How many positions alpha-beta visits at each depth of its search."""
-    return (1, *(sum(level) for level in _levels([alphabeta_per_depth(c) for c in searched.children])))
+    return (1, *(sum(level) for level in _levels([alphabeta_per_depth(c) for _, c in searched.children])))
 
 
 def _levels(counts: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
