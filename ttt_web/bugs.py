@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import tictactoe as ttt
+from .costs import position_of
+from .search import best_actions
 
 
 @dataclass(frozen=True)
@@ -28,35 +30,14 @@ class Bug:
         return rng.choice(self.choices(board))
 
 
-def _key(board: ttt.Board) -> tuple:
-    return tuple(tuple(row) for row in board)
-
-
-@functools.cache
-def _value(key: tuple) -> int:
-    """Plain minimax value for X, no depth: what every version below compares."""
-    board = [list(row) for row in key]
-    if ttt.terminal(board):
-        return ttt.utility(board)
-    values = [_value(_key(ttt.result(board, a))) for a in sorted(ttt.actions(board))]
-    return max(values) if ttt.player(board) == ttt.X else min(values)
-
-
-def _equal_best(board: ttt.Board, maximizing: bool) -> list[ttt.Action]:
-    moves = sorted(ttt.actions(board))
-    values = {a: _value(_key(ttt.result(board, a))) for a in moves}
-    best = max(values.values()) if maximizing else min(values.values())
-    return [a for a in moves if values[a] == best]
-
-
 def no_depth(board: ttt.Board) -> list[ttt.Action]:
     """Any move with the best depthless value, at random: a win in 1 and a win in 5 tie."""
-    return _equal_best(board, ttt.player(board) == ttt.X)
+    return best_actions(position_of(board))
 
 
 def wrong_player(board: ttt.Board) -> list[ttt.Action]:
     """The first move best for X, whoever is to move: the root always maximizes."""
-    return _equal_best(board, maximizing=True)[:1]
+    return best_actions(position_of(board), maximizing=True)[:1]
 
 
 def first_tie(board: ttt.Board) -> list[ttt.Action]:

@@ -29,6 +29,16 @@ def value(position: str) -> int:
     return outcome if to_move(position) == ttt.X else -outcome
 
 
+def best_actions(position: str, maximizing: bool | None = None) -> list[ttt.Action]:
+    """The moves whose minimax value (depth aside) is the largest when `maximizing`, the
+    smallest when not; by default, the best for the player to move. Row order."""
+    if maximizing is None:
+        maximizing = to_move(position) == ttt.X
+    values = {divmod(n, 3): value(child) for n, child in moves(position)}
+    best = max(values.values()) if maximizing else min(values.values())
+    return [action for action, v in values.items() if v == best]
+
+
 def role(position: str) -> str:
     """ "MAX" when X is to move, "MIN" when O is, "" when the game is over."""
     return "" if over(position) else "MAX" if to_move(position) == ttt.X else "MIN"

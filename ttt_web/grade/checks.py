@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from .. import tictactoe as ttt
 from ..costs import EMPTY_BOARD, board, over, reachable, to_move, utility
-from ..search import value
+from ..search import best_actions, value
 
 FUNCTIONS = ("player", "actions", "result", "winner", "terminal", "utility", "minimax")
 OFF_BOARD = ((3, 1), (1, -1))
@@ -169,7 +169,7 @@ def minimax(p: str, reply: dict) -> Wrong | None:
     got = reply["got"]
     if over(p):
         return None if got is None else Wrong("None", shown(got), "the game is over: there is no move to make")
-    keep = kept_by(p)
+    keep = best_actions(p)  # any move that keeps the value is right
     if got is None:
         return Wrong(moves_text(keep), "None", "the game is not over, so minimax must return a move")
     action = tuple(got) if isinstance(got, list) and len(got) == 2 else None
@@ -180,11 +180,6 @@ def minimax(p: str, reply: dict) -> Wrong | None:
         now = outcome_words(value(p))
         return Wrong(moves_text(keep), shown(got), f"with best play {now}, but after {action} {then}")
     return None
-
-
-def kept_by(p: str) -> list[Action]:
-    """The moves that keep the position's minimax value (depth aside): any of them is right."""
-    return [divmod(n, 3) for n, c in enumerate(p) if c == "." and after(p, divmod(n, 3)) == value(p)]
 
 
 def after(p: str, action: Action) -> int:

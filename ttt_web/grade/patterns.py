@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from .. import tictactoe as ttt
 from ..costs import board, over, to_move
-from .checks import Action, after, kept_by
+from ..search import best_actions
+from .checks import Action
 
 ENOUGH = 20  # positions that must show a pattern before it is named
 
@@ -28,18 +29,11 @@ def recognised(choices: dict[str, Action | None], failing: set[str]) -> list[Pat
     return [pattern for pattern in found if pattern]
 
 
-def depthless_best(p: str, maximizing: bool) -> list[Action]:
-    actions = sorted(ttt.actions(board(p)))
-    values = {a: after(p, a) for a in actions}
-    best = max(values.values()) if maximizing else min(values.values())
-    return [a for a in actions if values[a] == best]
-
-
 def wrong_player(live: dict[str, Action], failing: set[str]) -> Pattern | None:
     failed = sorted(p for p in failing if p in live)
     if not failed or any(to_move(p) != ttt.O for p in failed):
         return None
-    if not all(live[p] in depthless_best(p, maximizing=True) for p in failed):
+    if not all(live[p] in best_actions(p, maximizing=True) for p in failed):
         return None
     return Pattern(
         "Wrong player at the root",
@@ -51,8 +45,8 @@ def wrong_player(live: dict[str, Action], failing: set[str]) -> Pattern | None:
 
 
 def first_tie(live: dict[str, Action]) -> Pattern | None:
-    tied = [p for p in live if len(kept_by(p)) > 1 and live[p] in kept_by(p)]
-    if len(tied) < ENOUGH or any(live[p] != kept_by(p)[0] for p in tied):
+    tied = [p for p in live if len(best_actions(p)) > 1 and live[p] in best_actions(p)]
+    if len(tied) < ENOUGH or any(live[p] != best_actions(p)[0] for p in tied):
         return None
     hopeless = [p for p in tied if ttt.evaluate(board(p)).outcome == "loss" and not blocks(p, live[p])]
     return Pattern(
