@@ -73,7 +73,12 @@ def test_two_friends_are_named_in_the_status_and_the_score(play):
 def test_names_must_be_two_short_different_words_or_none(play, names):
     before = play.page()
     response = play.client.post("/new", data={**before.form("new-game"), "mode": "friend", **names})
-    assert response.status_code == 400 and Page(response.text).message
+    page = Page(response.text)
+    assert response.status_code == 400 and page.message is None  # said in the form, not under the board
+    error = page["new-game"].by_id("new-game-error")
+    assert error.attrs["role"] == "alert" and "name" in error.text
+    form = page.form("new-game")  # what was typed and chosen stays, to be mended
+    assert (form["mode"], form["name_x"], form["name_o"]) == ("friend", names["name_x"], names["name_o"])
     assert play.page().form("new-game")["mode"] == "ai"
 
 
@@ -107,7 +112,7 @@ def test_the_ending_draws_a_line_through_the_winning_cells(play):
     play.new_game(mode="friend")
     for row, col in [(0, 0), (1, 0), (1, 1), (1, 2), (2, 2)]:  # X wins on the diagonal
         page = play.move(row, col)
-    assert page.result == "win" and "result" in page["status"].attrs["class"]
+    assert page.result == "win" and "result" in page["banner"].attrs["class"]
     line = next(page["strike"].iter("line")).attrs
     assert [float(line[k]) for k in ("x1", "y1", "x2", "y2")] == pytest.approx([0.253, 0.253, 2.747, 2.747], abs=1e-3)
     caption = next(page["board"].iter("caption")).text

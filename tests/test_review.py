@@ -116,18 +116,24 @@ def test_a_finished_game_links_to_its_review(play):
     assert review.marks == page.marks
 
 
-@pytest.mark.parametrize("mode", ["ai", "friend"])
-def test_play_on_from_a_reviewed_position(play, mode):
+@pytest.mark.parametrize(("form", "side"), [("start-ai", "O"), ("start-ai", "X"), ("start-friend", None)])
+def test_play_on_from_a_reviewed_position(play, form, side):
+    play.follow("/move?n=0&row=0&col=0")  # a game in progress, which the position does not touch
     review = Page(play.client.get(f"/review/{GAME}?ply=3").text)
     start = review["play-from-here"].attrs["href"]
     page = Page(play.client.get(start).text)
-    assert page.form("new-game")["from"] == "0-1-4"
-    play.client.post("/new", data={**page.form("new-game"), "mode": mode, "side": "O"})
+    assert page.marks == "XO..X...." and not page.links  # the position, drawn, and nothing to tap
+    assert page.state == "start" and "O to move" in page["status"].text
+    assert page.form(form)["from"] == "0-1-4"
+    assert play.page().marks != "XO..X...."  # looking did not start anything
+    play.client.post("/new", data={**page.form(form), **({"side": side} if side else {})})
     board = play.page()
-    if mode == "ai":  # the human plays O, who is to move after three moves
+    if side == "O":  # the human plays O, who is to move after three moves
         assert board.marks == "XO..X...." and board.state == "playing" and len(board.links) == 6
+    elif side == "X":  # the AI plays O, and has moved
+        assert board.marks.count(".") == 5 and len(board.links) == 5
     else:
-        assert board.marks == "XO..X...."
+        assert board.marks == "XO..X...." and len(board.links) == 6
 
 
 @pytest.mark.parametrize("start", ["0-1-4-2-8", "0-0", "x", "4-"])

@@ -11,7 +11,7 @@ from pathlib import Path
 from flask import Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import errors, explore, grade, limits, play, practice, review, rooms, roomstore, security, sessions, urls
+from . import errors, explore, games, grade, limits, play, practice, review, rooms, roomstore, security, sessions, urls
 from . import tictactoe as ttt
 from .store import STORE_ERRORS
 
@@ -79,6 +79,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     urls.init_app(app)
     app.register_blueprint(play.bp)
     app.register_blueprint(review.bp)
+    app.register_blueprint(games.bp)
     app.register_blueprint(explore.bp)
     app.cli.add_command(grade.command)
     app.register_blueprint(practice.bp)

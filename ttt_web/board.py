@@ -33,8 +33,12 @@ class Cell:
 class Status:
     state: str  # "playing" or "over"
     winner: str  # "X", "O" or ""
-    text: str
+    lines: tuple[str, ...]  # one sentence each: the move just played, then whose turn it is
     result: str = ""  # when over: "win", "loss" or "draw", for the human (X, with two players)
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.lines)
 
 
 @dataclass(slots=True)
@@ -145,10 +149,10 @@ def status(game: Game) -> Status:
         by = f"The AI played {cell_name(game.moves[-1])}" if mark_of(game.number - 1) == game.ai_side else ""
     if not game.over:
         if game.mode == "friend":
-            text = (f"{by}. " if by else "") + f"{game.name(game.to_move)} to move."
+            turn = f"{game.name(game.to_move)} to move."
         else:
-            text = f"{by}. Your turn." if by else f"Your turn: place {game.to_move}."
-        return Status("playing", "", text)
+            turn = "Your turn." if by else f"Your turn: place {game.to_move}."
+        return Status("playing", "", (f"{by}.", turn) if by else (turn,))
     result = game.outcome
     if game.mode == "friend":
         text = {"win": f"{game.name(ttt.X)} wins!", "loss": f"{game.name(ttt.O)} wins!", "draw": "It's a draw."}[result]
@@ -156,7 +160,7 @@ def status(game: Game) -> Status:
         text = f"{by} and won."
     else:
         text = "You won!" if result == "win" else f"{by}: it's a draw." if by else "It's a draw."
-    return Status("over", game.winner or "", text, result)
+    return Status("over", game.winner or "", (text,), result)
 
 
 def ai_says(game: Game, teach_on: bool) -> str | None:

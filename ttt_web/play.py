@@ -44,9 +44,23 @@ class Rejected(Exception):
         self.status = status
 
 
+class FormRejected(Rejected):
+    """New-game choices that cannot start a game: said beside the form, the choices kept."""
+
+    def __init__(self, message: str, choices: dict[str, str]) -> None:
+        super().__init__(message, 400)
+        self.choices = choices
+
+
 @bp.errorhandler(Rejected)
 def rejected(exc: Rejected):
-    return page(message=exc.message), exc.status
+    """A refused request (400, 403) is an error; a stale one (409) is only a note."""
+    return page(message=exc.message, error=exc.status != 409), exc.status
+
+
+@bp.errorhandler(FormRejected)
+def form_rejected(exc: FormRejected):
+    return page(form_error=exc.message, choices=exc.choices), exc.status
 
 
 @bp.errorhandler(GameError)
@@ -114,7 +128,7 @@ def new_game():
         if value not in allowed:
             raise Rejected("Those game options are not on offer.", 400)
         options[name] = value
-    names = friends(options["mode"])
+    names = friends(options)
     if request.form.get("swap") == "1":  # play again, the other one starting
         options["side"] = ttt.O if options["side"] == ttt.X else ttt.X
         names = names[::-1]
@@ -128,15 +142,18 @@ def new_game():
     return back_to_board(game)
 
 
-def friends(mode: str) -> tuple[str, str]:
+def friends(options: dict[str, str]) -> tuple[str, str]:
     """The two players' names from the new-game form: both, or neither; only with a friend."""
     names = tuple(clean_name(request.form.get(field, "")) for field in ("name_x", "name_o"))
-    if mode != "friend" or names == ("", ""):
+    if options["mode"] != "friend" or names == ("", ""):
         return ("", "")
+    typed = {**options, "names": tuple(request.form.get(f, "")[:40] for f in ("name_x", "name_o"))}
     if not all(names) or not all(valid_name(name) for name in names):
-        raise Rejected("Give both players a name of up to 12 letters, digits or spaces, or leave both empty.", 400)
+        raise FormRejected(
+            "Give both players a name of up to 12 letters, digits or spaces, or leave both empty.", typed
+        )
     if names[0].casefold() == names[1].casefold():
-        raise Rejected("Give the two players different names.", 400)
+        raise FormRejected("Give the two players different names.", typed)
     return names
 
 
@@ -230,25 +247,43 @@ def check_form_token() -> None:
         check_token(game, request.form.get("game"))
 
 
-def page(message: str | None = None, start: tuple[int, ...] | None = None, past: int | None = None) -> str:
-    """The game's page; `start`, a position the new-game form offers to play on from;
-    `past`, an earlier move of the game to show read-only (the browser's Back)."""
+def page(
+    message: str | None = None,
+    error: bool = False,
+    start: tuple[int, ...] | None = None,
+    past: int | None = None,
+    form_error: str = "",
+    choices: dict | None = None,
+) -> str:
+    """The game's page, with a note or an `error` message; `start`, a position to play on
+    from, drawn instead of the game with a choice of who plays; `past`, an earlier move of
+    the game to show read-only (the browser's Back); `form_error`, said beside the new-game
+    form, which keeps the `choices` sent."""
     game = state.current_game()
     teaching = state.teach_on()
-    view = board_view(game, teaching) if past is None else board_view(game.at(past), False, links=False)
+    start_game = Game(token="", mode="friend", moves=start) if start else None
+    if start_game:
+        view = board_view(start_game, False, links=False)
+    elif past is not None:
+        view = board_view(game.at(past), False, links=False)
+    else:
+        view = board_view(game, teaching)
     return render_template(
         "play/index.html",
         game=game,
         past=past,
         here=board_url(game) if past is not None else "",  # the way back from an earlier board
         token=game.token if game else "",
-        options=state.preferences(game),
+        options=choices or state.preferences(game),
         view=view,
         teach=teaching,
         message=message,
+        error=error,
+        form_error=form_error,
         score=state.score(game),
         history=game.history() if game else [],
         review=format_moves(game.moves) if game and game.moves else "",
         position=position_of((game or BLANK).board),
         start=format_moves(start) if start else "",
+        start_game=start_game,
     )

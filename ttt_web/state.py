@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from datetime import UTC, datetime
 
 from flask import Response, current_app, request, session
 
-from .game import DEFAULTS, DIFFICULTIES, Game
+from .game import DEFAULTS, DIFFICULTIES, Game, format_moves, parse_moves
 
 OUTCOMES = ("win", "loss", "draw")  # the order of a score's tally
+KEPT_GAMES = 20  # finished games listed on "Your games"
 
 
 def current_game() -> Game | None:
@@ -23,7 +25,44 @@ def save(game: Game) -> None:
     if game.over and not game.scored:
         game = replace(game, scored=True)
         count(game, game.outcome)
+        remember(game)
     session["game"] = game.to_data()
+
+
+def remember(game: Game) -> None:
+    """Put a finished game at the top of the player's games, keeping the last KEPT_GAMES.
+    Undo does not take it off: the game was played, and its review stays worth reading."""
+    record = {
+        "ref": game.ref,
+        "moves": format_moves(game.moves),
+        "outcome": game.outcome,
+        "mode": game.mode,
+        "difficulty": game.difficulty,
+        "side": game.side,
+        "names": list(game.names),
+        "ended": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    same = (record["ref"], record["moves"])
+    kept = [g for g in finished_games() if (g["ref"], g["moves"]) != same]
+    session["games"] = [record, *kept][:KEPT_GAMES]
+
+
+def finished_games() -> list[dict]:
+    """The player's finished games, newest first, as `remember` stored them."""
+    games = session.get("games")
+    return [g for g in games if _is_record(g)] if isinstance(games, list) else []
+
+
+def _is_record(record: object) -> bool:
+    if not isinstance(record, dict) or record.get("outcome") not in OUTCOMES:
+        return False
+    try:
+        options = {k: record[k] for k in ("mode", "difficulty", "side")}
+        game = Game(token="", moves=parse_moves(record["moves"]) or (), names=tuple(record["names"]), **options)
+        datetime.fromisoformat(record["ended"])
+        return game.over and isinstance(record["ref"], str)
+    except (KeyError, TypeError, ValueError):
+        return False
 
 
 def count(game: Game, outcome: str, by: int = 1) -> None:
