@@ -18,10 +18,10 @@ def hints(page: Page) -> dict[int, tuple[str, bool]]:
     """Teach mode's words per empty cell (0-8), and whether the cell is starred as best."""
     found = {}
     for cell in page.cells:
-        hint = next((span for span in cell.iter("span") if "hint" in span.attrs.get("class", "").split()), None)
+        hint = next((span for span in cell.iter("span") if "hint-long" in span.attrs.get("class", "").split()), None)
         if hint is not None:
             n = 3 * int(cell.attrs["data-row"]) + int(cell.attrs["data-col"])
-            found[n] = (hint.text.removeprefix("★ "), cell.attrs.get("data-best") == "true")
+            found[n] = (hint.text, cell.attrs.get("data-best") == "true")
     return found
 
 
