@@ -2,9 +2,12 @@
 from any position, a link to share, and pages that every visitor shares."""
 
 import re
+import struct
+import zlib
 
 import pytest
 
+from tests import judge
 from tests.page import Page
 from ttt_web import judging
 from ttt_web.game import cell_name
@@ -37,7 +40,10 @@ def test_the_summary_counts_best_moves_and_names_the_turning_point(client):
     assert (counts["X"]["data-best"], counts["X"]["data-played"]) == ("3", "3")
     assert (counts["O"]["data-best"], counts["O"]["data-played"]) == ("0", "2")
     assert page["turning-point"].text == "Move 2, O at b1, turned a draw into a loss for O."
-    assert "X won in 5 moves" in page["share-text"].text
+    assert (
+        page["share-text"].text
+        == "Tic-tac-toe, every move judged: X won in 5 moves. X: 100 % accuracy. O: 75 % accuracy."
+    )
 
 
 @pytest.mark.parametrize("ply", range(6))
@@ -57,11 +63,63 @@ def test_each_ply_shows_its_board_its_verdict_and_its_neighbours(client, ply):
         assert len(values) == 9 - ply
 
 
-def test_the_mistake_is_explained_with_the_better_move_and_the_punishment(client):
+def test_the_mistake_says_whose_move_it_was_the_better_move_and_the_punishment(client):
     page = Page(client.get(f"/review/{GAME}?ply=2").text)
-    text = page["verdict"].text
-    assert text.startswith("Mistake: O at b1 loses") and "Better: b2, which holds the draw." in text
-    assert "Perfect play from here:" in text
+    said, line = page["verdict"].text.rstrip(".").split(": ", 2)[1:]
+    assert said == (
+        "O played b1, turning a draw into a loss. O should have played b2, which holds the draw;"
+        " after b1, X wins in 3 of its moves"
+    )
+    assert page["verdict"].attrs["data-mark"] == "O"
+    position = "XO......."
+    for n, move in enumerate(line.split(", ")):  # perfect play to the end, by the judge
+        mark, name = move.split(" ")
+        cell = "abc".index(name[0]) + 3 * (int(name[1]) - 1)
+        assert mark == "XO"[n % 2] and cell in judge.optimal_moves(position), (line, position)
+        position = judge.children(position)[cell]
+    assert judge.won_by(position) == "X"
+
+
+def test_the_review_opens_on_the_turning_point_or_else_the_end(client):
+    assert Page(client.get(f"/review/{GAME}").text)["review-title"].attrs["data-ply"] == "2"
+    drawn = "4-0-2-6-3-5-1-7-8"  # both sides best throughout
+    page = Page(client.get(f"/review/{drawn}").text)
+    assert page["review-title"].attrs["data-ply"] == "9" and page.marks.count(".") == 0
+
+
+def test_the_better_move_is_shown_on_the_board_before_the_mistake(client):
+    page = Page(client.get(f"/review/{GAME}?ply=2&show=better").text)
+    assert page.marks == "X........"  # before O's move
+    played = [c for c in page.cells if "played-here" in c.attrs["class"]]
+    best = [c for c in page.cells if c.attrs.get("data-best") == "true"]
+    assert [(c.attrs["data-row"], c.attrs["data-col"]) for c in played] == [("0", "1")]  # b1
+    assert [(c.attrs["data-row"], c.attrs["data-col"]) for c in best] == [("1", "1")]  # b2
+    assert page["show-played"].attrs["href"].endswith("?ply=2")
+    best_move = Page(client.get(f"/review/{GAME}?ply=1&show=better").text)  # a best move: nothing to show
+    assert best_move.marks == "X........" and best_move.root.by_id("show-better") is None
+
+
+GAMES = ["0-1-4-2-8", "4-0-2-6-3-5-1-7-8", "4-1-0-8-2-6-5-3-7", "0-4-8-2-6-3-5-1-7", "1-0-2-4-3-8", "4-8-0-1-7"]
+
+
+@pytest.mark.parametrize("moves", GAMES)
+def test_accuracy_and_the_value_strip_come_from_the_exact_values(client, moves):
+    page = Page(client.get(f"/review/{moves}").text)
+    cells = [int(c) for c in moves.split("-")]
+    points, kept, values = {"win": 2, "draw": 1, "loss": 0}, {"X": [], "O": []}, []
+    position = "." * 9
+    for cell in cells:
+        mover = judge.to_move(position)
+        outcomes = {c: judge.move_outcome(position, c)[0] for c in judge.children(position)}
+        best = max(points[o] for o in outcomes.values())
+        kept[mover].append(1 - (best - points[outcomes[cell]]) / 2)
+        position = judge.children(position)[cell]
+        values.append(judge.minimax(position))
+    shown = {li.attrs["data-mark"]: float(li.attrs["data-accuracy"]) for li in page["review-summary"].iter("li")}
+    assert shown == pytest.approx({mark: sum(k) / len(k) for mark, k in kept.items() if k}, abs=1e-4)
+    assert [int(m["data-value"]) for m in moves_listed(page)] == values
+    dots = [a for a in page["value-strip"].iter("a")]
+    assert len(dots) == len(cells) + 1 and all(a.attrs["href"].endswith(f"?ply={n}") for n, a in enumerate(dots))
 
 
 @pytest.mark.parametrize(
@@ -87,58 +145,51 @@ def test_malformed_and_illegal_games_get_a_clear_page(client, path, status, word
 def test_review_pages_are_public_cacheable_and_store_nothing(client, stored, app):
     client.get("/move?n=0&row=1&col=1")  # a visitor with a game
     before = stored()
-    for path in (f"/review/{GAME}", f"/review/{GAME}?ply=2", f"/review/{GAME}/board.svg"):
+    for path in (f"/review/{GAME}", f"/review/{GAME}?ply=2", f"/review/{GAME}/board.png", f"/review/{GAME}/retry/1"):
         response = client.get(path)
         assert response.headers["Cache-Control"] == "public, max-age=86400"
         assert "Set-Cookie" not in response.headers and "Cookie" not in response.headers.get("Vary", "")
     assert stored() == before
 
 
-def test_the_final_board_is_an_svg_picture_for_link_previews(client):
+def pixels(png: bytes) -> tuple[int, list[bytes]]:
+    """The rows of an 8-bit RGB PNG without filters, as the app writes it."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    size, data, at = None, b"", 8
+    while at < len(png):
+        length, kind = struct.unpack(">I4s", png[at : at + 8])
+        body = png[at + 8 : at + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            assert (width, height, depth, colour) == (600, 600, 8, 2)
+            size = width
+        elif kind == b"IDAT":
+            data += body
+        at += 12 + length
+    raw = zlib.decompress(data)
+    rows = [raw[y * (3 * size + 1) : (y + 1) * (3 * size + 1)] for y in range(size)]
+    assert all(row[0] == 0 for row in rows)
+    return size, [row[1:] for row in rows]
+
+
+def test_the_final_board_is_a_png_for_link_previews_with_nothing_clipped(client):
     page = Page(client.get(f"/review/{GAME}").text)
     image = next(m.attrs["content"] for m in page.root.iter("meta") if m.attrs.get("property") == "og:image")
-    assert image.endswith(f"/review/{GAME}/board.svg")
-    response = client.get(f"/review/{GAME}/board.svg")
-    assert response.mimetype == "image/svg+xml"
-    assert response.text.count("<circle") == 2 and response.text.count("stroke-linecap") >= 4
-    assert 'aria-label="X won in 5 moves."' in response.text
+    assert image.endswith(f"/review/{GAME}/board.png")
+    response = client.get(f"/review/{GAME}/board.png")
+    assert response.mimetype == "image/png"
+    size, rows = pixels(response.data)
 
+    def at(x, y):  # in the 300-unit grid of the picture
+        row = rows[int(y * size / 300)]
+        return tuple(row[3 * int(x * size / 300) : 3 * int(x * size / 300) + 3])
 
-def test_a_finished_game_links_to_its_review(play):
-    page = play.page()
-    assert page.root.by_id("review") is None
-    while page.state == "playing":
-        play.follow(next(iter(page.links.values())))
-        page = play.page()
-    href = page["review"].attrs["href"]
-    assert re.fullmatch(r"/review/[0-8](-[0-8])*", href)
-    review = Page(play.client.get(href).text)
-    assert review.marks == page.marks
-
-
-@pytest.mark.parametrize(("form", "side"), [("start-ai", "O"), ("start-ai", "X"), ("start-friend", None)])
-def test_play_on_from_a_reviewed_position(play, form, side):
-    play.follow("/move?n=0&row=0&col=0")  # a game in progress, which the position does not touch
-    review = Page(play.client.get(f"/review/{GAME}?ply=3").text)
-    start = review["play-from-here"].attrs["href"]
-    page = Page(play.client.get(start).text)
-    assert page.marks == "XO..X...." and not page.links  # the position, drawn, and nothing to tap
-    assert page.state == "start" and "O to move" in page["status"].text
-    assert page.form(form)["from"] == "0-1-4"
-    assert play.page().marks != "XO..X...."  # looking did not start anything
-    play.client.post("/new", data={**page.form(form), **({"side": side} if side else {})})
-    board = play.page()
-    if side == "O":  # the human plays O, who is to move after three moves
-        assert board.marks == "XO..X...." and board.state == "playing" and len(board.links) == 6
-    elif side == "X":  # the AI plays O, and has moved
-        assert board.marks.count(".") == 5 and len(board.links) == 5
-    else:
-        assert board.marks == "XO..X...." and len(board.links) == 6
-
-
-@pytest.mark.parametrize("start", ["0-1-4-2-8", "0-0", "x", "4-"])
-def test_no_game_starts_from_a_finished_or_impossible_position(play, start):
-    assert play.client.get(f"/?from={start}").status_code == 400
-    response = play.client.post("/new", data={**play.page().form("new-game"), "from": start})
-    assert response.status_code == 400
-    assert play.page().marks == "." * 9
+    background = at(5, 5)
+    margin = int(15 * size / 300)  # the marks keep 16 units from the picture edge
+    edges = rows[:margin] + rows[-margin:] + [row[: 3 * margin] + row[-3 * margin :] for row in rows]
+    assert all(row == bytes(background) * (len(row) // 3) for row in edges)  # every mark keeps off the edges
+    red, blue = (179, 38, 30), (11, 92, 173)
+    assert at(250 + 28, 50) == blue and at(150, 50 - 28) == blue  # O at b1 and c1: the ring, not its middle
+    assert at(150, 50) == at(250, 50) == background
+    assert at(50 - 24, 50 - 24) == red and at(250 + 24, 250 - 24) == red  # X's arms reach their ends
+    assert at(50, 250) == background  # a3, empty

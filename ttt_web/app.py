@@ -11,7 +11,22 @@ from pathlib import Path
 from flask import Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import errors, explore, games, grade, limits, play, practice, review, rooms, roomstore, security, sessions, urls
+from . import (
+    errors,
+    explore,
+    games,
+    grade,
+    limits,
+    play,
+    practice,
+    retry,
+    review,
+    rooms,
+    roomstore,
+    security,
+    sessions,
+    urls,
+)
 from . import tictactoe as ttt
 from .store import STORE_ERRORS
 
@@ -79,6 +94,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     urls.init_app(app)
     app.register_blueprint(play.bp)
     app.register_blueprint(review.bp)
+    app.register_blueprint(retry.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(explore.bp)
     app.cli.add_command(grade.command)

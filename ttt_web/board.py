@@ -127,6 +127,18 @@ def in_words(value: ttt.MoveValue, me: str, them: str) -> str:
     return f"{them} wins in {theirs} of {_their(them)} moves"
 
 
+def outlook(value: ttt.MoveValue, mark: str) -> str:
+    """What a move of `mark` leads to under perfect play, counted in moves of the player
+    who wins, to follow "which" or "it": "holds the draw", "wins in 2 of its moves",
+    "loses: O wins on its next move"."""
+    if value.outcome == "draw":
+        return "holds the draw"
+    if value.outcome == "win":
+        mine = (value.plies + 1) // 2
+        return "wins at once" if mine == 1 else f"wins in {mine} of its moves"
+    return f"loses: {in_words(value, mark, ttt.O if mark == ttt.X else ttt.X)}"
+
+
 def _their(who: str) -> str:
     return "your" if who == "you" else "its" if who in ("AI", ttt.X, ttt.O) else "their"
 
@@ -192,14 +204,17 @@ def strike(line: tuple[int, ...]) -> tuple[float, float, float, float] | None:
     return (x1 + 0.5 - dx * reach, y1 + 0.5 - dy * reach, x2 + 0.5 + dx * reach, y2 + 0.5 + dy * reach)
 
 
-def position_view(text: str, teach_on: bool, links: dict[int, str] | None = None) -> BoardView:
+def position_view(
+    text: str, teach_on: bool, links: dict[int, str] | None = None, action: str = "explore this move"
+) -> BoardView:
     """The board of a position written as 9 characters row by row ("X", "O", "."), read-only
-    but for the empty cells `links` maps to an address (the explorer's children)."""
+    but for the empty cells `links` maps to an address (the explorer's children), which a
+    screen reader announces with `action`."""
     view = board_view(Game(token="", mode="friend", moves=moves_to(text)), teach_on, links=False, history=False)
     for cell in (cell for row in view.rows for cell in row):
         href = (links or {}).get(3 * cell.row + cell.col)
         if href and not cell.mark:
-            cell.href, cell.label = href, cell.label.replace(", empty", ", empty: explore this move", 1)
+            cell.href, cell.label = href, cell.label.replace(", empty", f", empty: {action}", 1)
     return view
 
 

@@ -14,12 +14,12 @@ from flask import Blueprint, Flask, Response, abort, render_template, request
 
 from . import search
 from . import tictactoe as ttt
-from .board import in_words, position_view
+from .board import in_words, outlook, position_view
 from .bugs import BUGS, game, telling_position
 from .costs import EMPTY_BOARD, alphabeta, board, costs, moves, over, reachable, to_move
 from .game import Game, action_name, cell_name, format_moves
 from .judging import judge, principal_variation
-from .review import CACHE, outlook, result_text
+from .review import CACHE, result_text
 from .urls import url_for
 
 bp = Blueprint("explore", __name__, url_prefix="/explore")

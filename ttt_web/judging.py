@@ -73,3 +73,21 @@ def review(actions: list[ttt.Action]) -> list[Judgement]:
         judged.append(judge(board, action))
         board = ttt.result(board, action)
     return judged
+
+
+def accuracy(judged: list[Judgement], mark: str) -> float | None:
+    """How much of the best outcome `mark`'s moves kept, 0 to 1, or None if `mark` never
+    moved. Each move scores the points it kept over those the best move kept (a win is 2, a
+    draw 1, a loss 0): 1 when the outcome is kept, even more slowly; 1/2 when a win becomes
+    a draw or a draw a loss; 0 when a win becomes a loss."""
+    mine = [j for j in judged if j.mark == mark]
+    if not mine:
+        return None
+    return sum(1 - (POINTS[j.best.outcome] - POINTS[j.played.outcome]) / 2 for j in mine) / len(mine)
+
+
+def value_after(judgement: Judgement) -> int:
+    """The position's value after the move under perfect play, from X's point of view as
+    `utility` counts it: 1 if X wins, 0 for a draw, -1 if O wins."""
+    for_mover = {"win": 1, "draw": 0, "loss": -1}[judgement.played.outcome]
+    return for_mover if judgement.mark == ttt.X else -for_mover

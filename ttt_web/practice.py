@@ -10,11 +10,10 @@ import random
 from flask import Blueprint, abort, render_template, request
 
 from . import state
-from .board import position_view
+from .board import outlook, position_view
 from .costs import EMPTY_BOARD, board, over, reachable, to_move
 from .game import action_name, cell_name
 from .judging import judge
-from .review import outlook
 
 bp = Blueprint("practice", __name__, url_prefix="/practice")
 rng = random.SystemRandom()
@@ -53,6 +52,7 @@ def page(text: str, graded=None, right: int = 0, record=None) -> str:
         graded=graded,
         right=right,
         record=record or state.practice(),
+        game=state.current_game(),
         outlook=outlook,
     )
 

@@ -6,15 +6,17 @@ touch the session and a proxy may cache them."""
 from __future__ import annotations
 
 import functools
+import itertools
 from dataclasses import dataclass
 
 from flask import Blueprint, Response, abort, render_template, request
 
 from . import tictactoe as ttt
-from .board import board_view
+from .board import BoardView, board_view, in_words, outlook
 from .costs import position_of
 from .game import Game, GameError, action_name, format_moves, parse_moves
-from .judging import Judgement, review
+from .judging import Judgement, accuracy, review, value_after
+from .picture import png
 from .urls import public_base, url_for, varies_by_host
 
 bp = Blueprint("review", __name__, url_prefix="/review")
@@ -44,60 +46,73 @@ class Move:
         return [action_name(a) for a in self.judged.best_actions]
 
     @property
-    def refutation(self) -> list[str]:
-        return [action_name(a) for a in self.judged.refutation]
+    def value(self) -> int:
+        """The value after this move, X's point of view: 1, 0 or -1."""
+        return value_after(self.judged)
+
+    @property
+    def refutation(self) -> str:
+        """Perfect play after the move, each move with its mark: "X c1, O b1, X a3"."""
+        marks = itertools.cycle((self.other, self.judged.mark))
+        return ", ".join(f"{mark} {action_name(a)}" for mark, a in zip(marks, self.judged.refutation, strict=False))
+
+    @property
+    def other(self) -> str:
+        return ttt.O if self.judged.mark == ttt.X else ttt.X
 
     @property
     def explanation(self) -> str:
-        """The verdict in a sentence, for the player who moved."""
-        judged, mark = self.judged, self.judged.mark
-        played = f"{mark} at {self.cell} {outlook(judged.played)}"
+        """The verdict in two sentences: whose move it was, what it leads to, and what that
+        player should have played."""
+        judged, mark, better = self.judged, self.judged.mark, " or ".join(self.best)
         if judged.verdict == "best":
-            return f"Best move: {played}."
-        better = f"Better: {' or '.join(self.best)}, which {outlook(judged.best)}."
+            return f"Best move: {mark} played {self.cell}, which {outlook(judged.played, mark)}."
+        should = f"{mark} should have played {better}, which {outlook(judged.best, mark)}"
         if judged.verdict == "inaccuracy":
-            return f"Inaccuracy: {played}. {better}"
-        line = f" Perfect play from here: {', '.join(self.refutation)}." if self.refutation else ""
+            return f"Inaccuracy: {mark} played {self.cell}, which {outlook(judged.played, mark)}. {should}."
         turned = TURNED[judged.best.outcome, judged.played.outcome]
-        return f"{judged.verdict.capitalize()}: {played}, turning {turned}. {better}{line}"
-
-
-def outlook(value: ttt.MoveValue) -> str:
-    """What a move leads to under perfect play, for its player, in words."""
-    if value.outcome == "draw":
-        return "holds the draw"
-    moves = "with this very move" if value.plies == 1 else f"in {value.plies} moves of both players"
-    return f"wins {moves}" if value.outcome == "win" else f"loses {moves}"
+        after = in_words(judged.played, mark, self.other)
+        line = f"; after {self.cell}, {after}: {self.refutation}" if self.refutation else ""
+        return f"{judged.verdict.capitalize()}: {mark} played {self.cell}, turning {turned}. {should}{line}."
 
 
 @bp.get("/<moves>")
 def game(moves: str):
     final = reviewed(moves)
     cells = final.moves
-    ply = _ply(len(cells))
     base = url_for("review.game", moves=format_moves(cells))
-    listed = [Move(n + 1, judged, f"{base}?ply={n + 1}") for n, judged in enumerate(judge_all(cells))]
-    shown = Game(token="", mode="friend", moves=cells[:ply])
+    back = "&back=game" if request.args.get("back") == "game" else ""
+    listed = [Move(n + 1, judged, f"{base}?ply={n + 1}{back}") for n, judged in enumerate(judge_all(cells))]
+    turning = turning_point(listed)
+    ply = _ply(len(cells), default=turning.ply if turning else len(cells))
+    current = listed[ply - 1] if ply else None
+    better = request.args.get("show") == "better" and current is not None and current.judged.verdict != "best"
+    shown = Game(token="", mode="friend", moves=cells[: ply - 1 if better else ply])
     final_text = result_text(final)
     tally = summary(listed)
-    best = " ".join(f"{mark}: {n} of {played} best." for mark, (n, played) in tally.items())
     site = public_base()
     response = Response(
         render_template(
             "review/game.html",
             moves=listed,
             ply=ply,
-            current=listed[ply - 1] if ply else None,
+            current=current,
+            better=better,
             base=base,
-            view=board_view(shown, teach_on=True, links=False),
+            back=back,
+            view=with_played(board_view(shown, teach_on=True, links=False), current.judged.action if better else None),
             position=position_of(shown.board),
             teach=True,
             final_text=final_text,
             summary=tally,
-            turning=turning_point(listed),
-            from_here=format_moves(cells[:ply]) if ply and not shown.over else "",
+            turning=turning,
+            strip=strip(listed, f"{base}?ply=0{back}"),
+            turned=turned,
+            percent=percent,
+            mistakes=sum(m.judged.verdict != "best" for m in listed),
+            from_here=format_moves(shown.moves) if shown.moves and not shown.over else "",
             share=site + base,
-            share_text=f"Tic-tac-toe, every move judged: {final_text} {best}",
+            share_text=f"Tic-tac-toe, every move judged: {final_text} {accuracy_text(tally)}",
             image=site + url_for("review.picture", moves=format_moves(cells)),
         )
     )
@@ -105,12 +120,20 @@ def game(moves: str):
     return varies_by_host(response)
 
 
-@bp.get("/<moves>/board.svg")
+@bp.get("/<moves>/board.png")
 def picture(moves: str):
-    """The final board as an SVG picture, for link previews."""
+    """The final board as a PNG picture, for link previews (chat apps draw no SVG)."""
     final = reviewed(moves)
-    svg = render_template("review/board.svg", game=final, line=final.winning_line, text=result_text(final))
-    return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": CACHE})
+    return Response(png(final.moves), mimetype="image/png", headers={"Cache-Control": CACHE})
+
+
+def with_played(view: BoardView, action: ttt.Action | None) -> BoardView:
+    """The board before a mistake, with the cell the game played there marked."""
+    if action is not None:
+        cell = view.rows[action[0]][action[1]]
+        cell.classes += " played-here"
+        cell.label += "; played in the game"
+    return view
 
 
 def reviewed(moves: str) -> Game:
@@ -137,26 +160,82 @@ def judge_all(cells: tuple[int, ...]) -> tuple[Judgement, ...]:
     return tuple(review([divmod(cell, 3) for cell in cells]))
 
 
-def _ply(count: int) -> int:
-    value = request.args.get("ply", str(count))
+def _ply(count: int, default: int) -> int:
+    value = request.args.get("ply", str(default))
     if not (value.isascii() and value.isdigit() and int(value) <= count):
         abort(400, f"A move of this game is numbered 0 to {count}.")
     return int(value)
 
 
-def summary(moves: list[Move]) -> dict[str, tuple[int, int]]:
-    """For X and O: (best moves, moves played)."""
-    return {
-        mark: (sum(m.judged.verdict == "best" for m in mine), len(mine))
+@dataclass(frozen=True)
+class Tally:
+    """One player's moves, judged: how many, how many best, and the accuracy (0 to 1)."""
+
+    mark: str
+    played: int
+    best: int
+    accuracy: float
+
+
+def summary(moves: list[Move]) -> list[Tally]:
+    """For X and O, if they moved: their tally, with accuracy from the exact values."""
+    judged = [m.judged for m in moves]
+    return [
+        Tally(mark, len(mine), sum(j.verdict == "best" for j in mine), accuracy(judged, mark))
         for mark in (ttt.X, ttt.O)
-        if (mine := [m for m in moves if m.judged.mark == mark])
-    }
+        if (mine := [j for j in judged if j.mark == mark])
+    ]
 
 
-def turning_point(moves: list[Move]) -> str | None:
-    """The first move that changed the result, in words; None if none did."""
+def accuracy_text(tally: list[Tally]) -> str:
+    return " ".join(f"{t.mark}: {percent(t.accuracy)} accuracy." for t in tally)
+
+
+def percent(share: float) -> str:
+    return f"{round(100 * share)} %"
+
+
+def turning_point(moves: list[Move]) -> Move | None:
+    """The first move that changed the result; None if none did."""
+    return next((m for m in moves if (m.judged.best.outcome, m.judged.played.outcome) in TURNED), None)
+
+
+def turned(move: Move) -> str:
+    """The turning point in words: "Move 2, O at b1, turned a draw into a loss for O"."""
+    judged = move.judged
+    change = TURNED[judged.best.outcome, judged.played.outcome]
+    return f"Move {move.ply}, {judged.mark} at {move.cell}, turned {change} for {judged.mark}."
+
+
+@dataclass(frozen=True)
+class Point:
+    """One ply on the value strip: where it is drawn, and where it links."""
+
+    ply: int
+    x: int
+    y: int
+    value: int  # X's point of view
+    href: str
+    label: str
+
+
+STRIP_LEFT, STRIP_STEP, STRIP_HEIGHT = 48, 24, 20  # the strip's units: labels, one ply across, one value up
+
+
+def strip(moves: list[Move], start: str) -> list[Point]:
+    """The game's value after every ply, from the empty board (a draw, at `start`) to the end."""
+    words = {1: "X wins", 0: "draw", -1: "O wins"}
+    points = [Point(0, STRIP_LEFT, 2 * STRIP_HEIGHT, 0, start, "Before move 1: draw")]
     for move in moves:
-        turned = TURNED.get((move.judged.best.outcome, move.judged.played.outcome))
-        if turned:
-            return f"Move {move.ply}, {move.judged.mark} at {move.cell}, turned {turned} for {move.judged.mark}."
-    return None
+        label = f"Move {move.ply}, {move.judged.mark} at {move.cell}: {words[move.value]}"
+        points.append(
+            Point(
+                move.ply,
+                STRIP_LEFT + STRIP_STEP * move.ply,
+                (2 - move.value) * STRIP_HEIGHT,
+                move.value,
+                move.href,
+                label,
+            )
+        )
+    return points

@@ -1,0 +1,58 @@
+"""Retry the mistakes of a reviewed game: each move that was not best, as the position
+before it, where a try is graded at once against the independent judge."""
+
+import pytest
+
+from tests import judge
+from tests.page import Page
+
+GAME = "0-1-4-2-8"  # X a1, O b1 (a mistake), X b2, O c1 (an inaccuracy), X c3 wins
+
+
+def tried(client, n: int, cell: int | None = None) -> Page:
+    response = client.get(f"/review/{GAME}/retry/{n}" + (f"?try={cell}" if cell is not None else ""))
+    assert response.status_code == 200
+    return Page(response.text)
+
+
+def test_the_review_links_to_its_retries(client):
+    review = Page(client.get(f"/review/{GAME}").text)
+    assert review["retry"].attrs["href"] == f"/review/{GAME}/retry/1"
+    assert "2 moves" in review["retry"].text
+    assert Page(client.get("/review/4-0-2-6-3-5-1-7-8").text).root.by_id("retry") is None  # all best
+
+
+@pytest.mark.parametrize(("n", "before"), [(1, "X........"), (2, "XO..X....")])
+def test_each_retry_is_the_position_before_the_move(client, n, before):
+    page = tried(client, n)
+    assert page.marks == before
+    links = [a.attrs["href"] for a in page["board"].iter("a")]
+    assert len(links) == before.count(".")
+    assert page.root.by_id("retry-result") is None
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_every_try_is_graded_by_the_judge(client, n):
+    before = tried(client, n).marks
+    best = judge.optimal_moves(before)
+    for cell in (c for c in range(9) if before[c] == "."):
+        page = tried(client, n, cell)
+        result = page["retry-result"]
+        assert (result.attrs["data-correct"] == "true") == (cell in best), (before, cell)
+        links = list(page["board"].iter("a"))
+        assert (not links) == (cell in best)  # solved: nothing left to try; else try again
+
+
+def test_the_last_retry_leads_back_to_the_review(client):
+    page = tried(client, 2)
+    assert page["next"].attrs["href"] == f"/review/{GAME}" and page["previous"].attrs["href"].endswith("/retry/1")
+    assert page["answer"].attrs["href"] == f"/review/{GAME}?ply=4&show=better"
+
+
+@pytest.mark.parametrize(
+    ("path", "status"),
+    [("/retry/3", 404), ("/retry/0", 404), ("/retry/1?try=0", 400), ("/retry/1?try=9", 400), ("/retry/1?try=x", 400)],
+)
+def test_retries_that_do_not_exist_get_a_clear_page(client, path, status):
+    response = client.get(f"/review/{GAME}{path}")
+    assert response.status_code == status and "Traceback" not in response.text
