@@ -193,3 +193,46 @@ def test_the_final_board_is_a_png_for_link_previews_with_nothing_clipped(client)
     assert at(150, 50) == at(250, 50) == background
     assert at(50 - 24, 50 - 24) == red and at(250 + 24, 250 - 24) == red  # X's arms reach their ends
     assert at(50, 250) == background  # a3, empty
+
+
+def test_a_finished_game_links_to_its_review(play):
+    page = play.page()
+    assert page.root.by_id("review") is None
+    while page.state == "playing":
+        play.follow(next(iter(page.links.values())))
+        page = play.page()
+    href = page["review"].attrs["href"]
+    assert re.fullmatch(r"/review/[0-8](-[0-8])*\?back=game", href)
+    review = Page(play.client.get(href).text)
+    assert review["back-to-game"].attrs["href"] == "/#board"
+    assert all(a.attrs["href"].endswith("&back=game") for a in review["review-moves"].iter("a"))
+    final = Page(play.client.get(href + f"&ply={9 - page.marks.count('.')}").text)
+    assert final.marks == page.marks
+
+
+@pytest.mark.parametrize(("form", "side"), [("start-ai", "O"), ("start-ai", "X"), ("start-friend", None)])
+def test_play_on_from_a_reviewed_position(play, form, side):
+    play.follow("/move?n=0&row=0&col=0")  # a game in progress, which the position does not touch
+    review = Page(play.client.get(f"/review/{GAME}?ply=3").text)
+    start = review["play-from-here"].attrs["href"]
+    page = Page(play.client.get(start).text)
+    assert page.marks == "XO..X...." and not page.links  # the position, drawn, and nothing to tap
+    assert page.state == "start" and "O to move" in page["status"].text
+    assert page.form(form)["from"] == "0-1-4"
+    assert play.page().marks != "XO..X...."  # looking did not start anything
+    play.client.post("/new", data={**page.form(form), **({"side": side} if side else {})})
+    board = play.page()
+    if side == "O":  # the human plays O, who is to move after three moves
+        assert board.marks == "XO..X...." and board.state == "playing" and len(board.links) == 6
+    elif side == "X":  # the AI plays O, and has moved
+        assert board.marks.count(".") == 5 and len(board.links) == 5
+    else:
+        assert board.marks == "XO..X...." and len(board.links) == 6
+
+
+@pytest.mark.parametrize("start", ["0-1-4-2-8", "0-0", "x", "4-"])
+def test_no_game_starts_from_a_finished_or_impossible_position(play, start):
+    assert play.client.get(f"/?from={start}").status_code == 400
+    response = play.client.post("/new", data={**play.page().form("new-game"), "from": start})
+    assert response.status_code == 400
+    assert play.page().marks == "." * 9
