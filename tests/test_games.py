@@ -43,7 +43,7 @@ def test_each_game_links_to_its_review_with_its_final_board(play):
     item = play.page("/games/")["games"]
     link = next(item.iter("a"))
     assert link.attrs["href"] == "/review/0-3-1-4-2"
-    review = Page(play.client.get(link.attrs["href"]).text)
+    review = Page(play.client.get(link.attrs["href"] + "?ply=5").text)
     assert review.marks == page.marks == "XXXOO...."
     assert "X won" in item.text and "Two players" in item.text
 
