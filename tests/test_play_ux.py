@@ -115,7 +115,7 @@ def test_the_ending_draws_a_line_through_the_winning_cells(play):
     assert page.result == "win" and "result" in page["banner"].attrs["class"]
     line = next(page["strike"].iter("line")).attrs
     assert [float(line[k]) for k in ("x1", "y1", "x2", "y2")] == pytest.approx([0.253, 0.253, 2.747, 2.747], abs=1e-3)
-    caption = next(page["board"].iter("caption")).text
+    caption = page["board"].attrs["aria-label"]
     assert caption == "Game board, game over"
 
 

@@ -1,0 +1,181 @@
+"""The walk around a game in Chromium: play on from a position, the review and its
+stepping (with and without JavaScript), your games, retries, the site's navigation and the
+coordinates, measured at 360x740, 740x360 and 1280x800 and checked by axe-core."""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.test_browser import SHOTS, assert_accessible, cells, click_through
+
+SIZES = [(360, 740), (740, 360), (1280, 800)]
+GAME = "0-1-4-2-8"  # X a1, O b1 (a mistake), X b2, O c1, X c3 wins
+
+
+def box(page: Page, selector: str) -> dict:
+    return page.locator(selector).first.bounding_box()
+
+
+def in_first_screen(page: Page, selector: str) -> bool:
+    found, height = box(page, selector), page.viewport_size["height"]
+    return found["y"] >= 0 and found["y"] + found["height"] <= height
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_review_steps_with_the_board_in_place(page: Page, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"/review/{GAME}?ply=0")
+    assert in_first_screen(page, "#next") and in_first_screen(page, "#board")
+    top = box(page, "#board")["y"]
+    for ply in range(1, 6):
+        page.locator("#next").click()  # with JavaScript, no reload: the next step is swapped in
+        expect(page.locator("#review-title")).to_have_attribute("data-ply", str(ply))
+        assert box(page, "#board")["y"] == top, ply  # the verdict's length never moves the board
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    SHOTS.mkdir(exist_ok=True)
+    page.goto(f"/review/{GAME}")
+    page.screenshot(path=SHOTS / f"review-{width}x{height}.png")
+    page.goto(f"/review/{GAME}/retry/1?try=2")
+    page.screenshot(path=SHOTS / f"retry-{width}x{height}.png")
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_stepping_a_review_with_and_without_javascript(browser, live_server, javascript):
+    context = browser.new_context(
+        java_script_enabled=javascript, base_url=live_server, viewport={"width": 360, "height": 740}
+    )
+    page = context.new_page()
+    page.goto(f"/review/{GAME}")
+    expect(page.locator("#review-title")).to_have_attribute("data-ply", "2")  # opens on the turning point
+    if javascript:
+        page.evaluate("window.stayed = true")  # lost on a reload
+        page.keyboard.press("ArrowRight")
+        expect(page.locator("#review-title")).to_have_attribute("data-ply", "3")
+        page.locator("#previous").click()
+        expect(page.locator("#review-title")).to_have_attribute("data-ply", "2")
+        page.locator("#show-better").click()
+        expect(page.locator("#board td.played-here")).to_have_count(1)
+        assert cells(page) == "X........" and page.url.endswith("show=better")
+        page.go_back()
+        expect(page.locator("#board td.played-here")).to_have_count(0)
+        assert cells(page) == "XO......."
+        page.locator("#review-moves a").last.click()
+        expect(page.locator("#review-title")).to_have_attribute("data-ply", "5")
+        assert page.evaluate("window.stayed === true") and page.url.endswith("?ply=5")
+        assert page.title().startswith("Review, move 5")
+        assert_accessible(page)
+    else:
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(300)
+        expect(page.locator("#review-title")).to_have_attribute("data-ply", "2")  # no script, no keys
+        click_through(page.locator("#next"))
+        expect(page.locator("#review-title")).to_have_attribute("data-ply", "3")
+        click_through(page.locator("#previous"))
+        click_through(page.locator("#show-better"))
+        expect(page.locator("#board td.played-here")).to_have_count(1)
+        click_through(page.locator("#review-moves a").last)
+        expect(page.locator("#review-title")).to_have_attribute("data-ply", "5")
+    context.close()
+
+
+def test_a_finished_game_its_review_your_games_and_a_retry(page: Page):
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto("/")
+    page.locator("#new-game input[name=mode][value=friend]").check()
+    click_through(page.locator("#new-game button[type=submit]"))
+    for row, col in [(0, 0), (0, 1), (1, 1), (0, 2), (2, 2)]:
+        click_through(page.locator(f"#board td[data-row='{row}'][data-col='{col}'] a"))
+    assert in_first_screen(page, "#review") and in_first_screen(page, "#play-again button.primary")
+    assert_accessible(page)
+    click_through(page.locator("#play-again button.primary"))  # the next game: the last one stays reachable
+    click_through(page.locator("nav.site-nav a", has_text="Your games"))
+    expect(page.locator("#games li")).to_have_count(1)
+    assert_accessible(page)
+    click_through(page.locator("#games a").first)
+    expect(page.locator("#review-title")).to_have_attribute("data-ply", "2")
+    click_through(page.locator("#retry"))
+    assert cells(page) == "X........"
+    click_through(page.locator("#board td[data-row='2'][data-col='2'] a"))  # c3: loses
+    expect(page.locator("#retry-result")).to_have_attribute("data-correct", "false")
+    assert_accessible(page)
+    click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))  # b2: holds the draw
+    expect(page.locator("#retry-result")).to_have_attribute("data-correct", "true")
+    assert page.locator("#board a").count() == 0
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_play_on_from_a_position_draws_it_and_asks_who_plays(page: Page, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"/review/{GAME}?ply=3")
+    click_through(page.locator("#play-from-here"))
+    assert cells(page) == "XO..X...." and page.locator("#board a").count() == 0
+    assert in_first_screen(page, "#status")
+    page.locator("#start-ai button.primary").scroll_into_view_if_needed()
+    assert_accessible(page)
+    page.screenshot(path=SHOTS / f"play-on-{width}x{height}.png")
+    click_through(page.locator("#start-ai button.primary"))  # you play O, to move
+    assert cells(page) == "XO..X...." and page.locator("#board a").count() == 6
+
+
+def test_two_long_names_keep_to_two_lines_and_in_view(page: Page):
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto("/")
+    page.locator("#new-game input[name=mode][value=friend]").check()
+    page.locator("#new-game input[name=name_x]").fill("Alexandra")
+    page.locator("#new-game input[name=name_o]").fill("Bartholomew")
+    click_through(page.locator("#new-game button[type=submit]"))
+    click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))
+    expect(page.locator("#status")).to_have_text("Alexandra (X) played b2. Bartholomew (O) to move.")
+    lines = page.evaluate("[...document.querySelectorAll('#status .status-line')].map(s => s.getClientRects().length)")
+    assert lines == [1, 1]
+    assert box(page, "#status")["y"] >= 0 and in_first_screen(page, "#board")
+
+
+def test_a_form_error_is_said_beside_the_form_and_keeps_the_names(page: Page):
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto("/")
+    page.locator("#new-game input[name=mode][value=friend]").check()
+    page.locator("#new-game input[name=name_x]").fill("Ann")
+    click_through(page.locator("#new-game button[type=submit]"))
+    expect(page.locator("#new-game #new-game-error")).to_be_visible()
+    expect(page.locator("#new-game input[name=name_x]")).to_have_value("Ann")
+    expect(page.locator("#new-game input[name=name_x]")).to_be_focused()
+    assert page.locator("#message").count() == 0 and in_first_screen(page, "#new-game-error")
+    assert_accessible(page)
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+@pytest.mark.parametrize("at", ["/", "/practice/?position=X...O....", "/explore/XO..X....", f"/review/{GAME}"])
+def test_every_board_shows_its_coordinates_over_its_cells(page: Page, width, height, at):
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(at)
+    for n, letter in enumerate("abc"):
+        label, cell = box(page, f".coords-cols span:nth-child({n + 1})"), box(page, f"#board td[data-col='{n}']")
+        assert page.locator(f".coords-cols span:nth-child({n + 1})").inner_text() == letter
+        assert abs((label["x"] + label["width"] / 2) - (cell["x"] + cell["width"] / 2)) < 2
+        label, cell = box(page, f".coords-rows span:nth-child({n + 1})"), box(page, f"#board td[data-row='{n}']")
+        assert abs((label["y"] + label["height"] / 2) - (cell["y"] + cell["height"] / 2)) < 2
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_teach_mode_on_a_phone_held_sideways(page: Page):
+    page.set_viewport_size({"width": 740, "height": 360})
+    page.goto("/")
+    click_through(page.locator("#teach button"))
+    click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))
+    for selector in ("#status", "#board", "#ai-says", "#undo button"):
+        assert in_first_screen(page, selector), selector
+    overflowing = page.evaluate(
+        "[...document.querySelectorAll('#board td')].filter(td => td.scrollHeight > td.clientHeight + 1).length"
+    )
+    assert overflowing == 0
+    assert_accessible(page)
+    page.screenshot(path=SHOTS / "teach-740x360.png")
+
+
+@pytest.mark.parametrize("at", ["/", "/games/", "/practice/", "/explore/", "/explore/bugs", f"/review/{GAME}"])
+def test_the_site_navigation_is_on_every_page(page: Page, at):
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(at)
+    nav = page.locator("header nav.site-nav a")
+    expect(nav).to_have_text(["Play", "Your games", "Explore", "Practice", "Bugs"])
+    assert in_first_screen(page, "header nav.site-nav")
