@@ -168,18 +168,21 @@ def test_a_finished_game_reviewed_step_by_step(page: Page, scheme, width):
     page.set_viewport_size({"width": width, "height": 800})
     page.goto("/")
     play_by_clicking(page)
+    played = len(cells(page).replace(".", ""))
     click_through(page.locator("#review"))
-    expect(page.locator("#review-moves li")).to_have_count(len(cells(page).replace(".", "")))
+    expect(page.locator("#review-moves li")).to_have_count(played)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert_accessible(page)
-    click_through(page.locator("#review-moves li a").first)
+    page.locator("#review-moves li a").first.click()  # steps are swapped in, without a reload
+    expect(page.locator("#review-title")).to_have_attribute("data-ply", "1")
     assert cells(page).count(".") == 8
-    click_through(page.locator("#next"))
+    page.locator("#next").click()
+    expect(page.locator("#review-title")).to_have_attribute("data-ply", "2")
     assert cells(page).count(".") == 7
     assert page.locator("#board td[data-value]").count() == 7  # the values of the moves to come
     assert_accessible(page)
     click_through(page.locator("#play-from-here"))
-    click_through(page.locator("#new-game button[type=submit]"))
+    click_through(page.locator("#start-ai button.primary"))
     assert cells(page).count(".") <= 7 and state(page) == "playing"
 
 
@@ -285,11 +288,11 @@ def test_a_clear_ending_with_play_again_in_view_on_a_phone(page: Page, scheme):
     page.set_viewport_size({"width": 360, "height": 740})
     page.goto("/")
     friends_game(page)
-    turn_line = page.eval_on_selector("#status", "e => getComputedStyle(e).backgroundColor")
+    turn_line = page.eval_on_selector("#banner", "e => getComputedStyle(e).backgroundColor")
     for row, col in [(0, 0), (1, 0), (1, 1), (1, 2), (2, 2)]:
         click_through(cell(page, row, col))
     expect(page.locator("#status")).to_have_text("X wins!")
-    banner = page.eval_on_selector("#status", "e => getComputedStyle(e).backgroundColor")
+    banner = page.eval_on_selector("#banner", "e => getComputedStyle(e).backgroundColor")
     assert banner != turn_line
     expect(page.locator("#strike line")).to_be_attached()
     assert page.locator("#strike").bounding_box()["width"] > 200

@@ -4,12 +4,12 @@ review. The list lives in the session (state.finished_games), so it is the playe
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from flask import Blueprint, render_template
 
 from . import state
-from .game import Game, parse_moves
+from .game import Game
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -36,14 +36,7 @@ def listed():
 
 
 def played(record: dict, now: datetime) -> Played:
-    game = Game(
-        token="",
-        mode=record["mode"],
-        difficulty=record["difficulty"],
-        side=record["side"],
-        names=tuple(record["names"]),
-        moves=parse_moves(record["moves"]),
-    )
+    game = state.finished_game(record)
     ended = datetime.fromisoformat(record["ended"])
     final = "".join(cell or "." for row in game.board for cell in row)
     return Played(record["moves"], result(game), outcome(game), opponent(game), ended, ago(now - ended), final)
@@ -68,7 +61,7 @@ def opponent(game: Game) -> str:
     return "Two players, on one screen"
 
 
-def ago(elapsed) -> str:
+def ago(elapsed: timedelta) -> str:
     """How long ago, in the largest whole unit: "just now", "5 minutes ago", "2 days ago"."""
     seconds = max(0, int(elapsed.total_seconds()))
     for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):

@@ -53,14 +53,19 @@ def finished_games() -> list[dict]:
     return [g for g in games if _is_record(g)] if isinstance(games, list) else []
 
 
+def finished_game(record: dict) -> Game:
+    """The game a record of `finished_games` keeps; KeyError, TypeError or ValueError if the
+    record does not hold one."""
+    options = {k: record[k] for k in ("mode", "difficulty", "side")}
+    return Game(token="", moves=parse_moves(record["moves"]) or (), names=tuple(record["names"]), **options)
+
+
 def _is_record(record: object) -> bool:
     if not isinstance(record, dict) or record.get("outcome") not in OUTCOMES:
         return False
     try:
-        options = {k: record[k] for k in ("mode", "difficulty", "side")}
-        game = Game(token="", moves=parse_moves(record["moves"]) or (), names=tuple(record["names"]), **options)
         datetime.fromisoformat(record["ended"])
-        return game.over and isinstance(record["ref"], str)
+        return finished_game(record).over and isinstance(record["ref"], str)
     except (KeyError, TypeError, ValueError):
         return False
 
