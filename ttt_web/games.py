@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from flask import Blueprint, render_template
 
 from . import state
+from .costs import position_of
 from .game import Game
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -38,7 +39,7 @@ def listed():
 def played(record: dict, now: datetime) -> Played:
     game = state.finished_game(record)
     ended = datetime.fromisoformat(record["ended"])
-    final = "".join(cell or "." for row in game.board for cell in row)
+    final = position_of(game.board)
     return Played(record["moves"], result(game), outcome(game), opponent(game), ended, ago(now - ended), final)
 
 

@@ -76,31 +76,22 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 
 @functools.lru_cache(maxsize=256)
-def png(moves: tuple[int, ...]) -> bytes:
-    """The board after `moves` (cells 0-8, X first), with the winning line if there is one.
+def png(moves: tuple[int, ...], line: tuple[int, ...]) -> bytes:
+    """The board after `moves` (cells 0-8, X first), with the winning `line` (its cells) if
+    there is one.
     Marks keep 16 units from their cell's edges, so nothing is clipped."""
     canvas = Canvas()
     for at in (100, 200):
         canvas.segment((at, 20), (at, 280), 6, GRID)
         canvas.segment((20, at), (280, at), 6, GRID)
-    board = [""] * 9
     for n, cell in enumerate(moves):
-        board[cell] = "XO"[n % 2]
         x, y = 50 + 100 * (cell % 3), 50 + 100 * (cell // 3)
         if n % 2 == 0:
             canvas.segment((x - 26, y - 26), (x + 26, y + 26), 12, X_COLOUR)
             canvas.segment((x + 26, y - 26), (x - 26, y + 26), 12, X_COLOUR)
         else:
             canvas.ring((x, y), 28, 12, O_COLOUR)
-    line = _winning_line(board)
     if line:
         (a, b) = [(50 + 100 * (c % 3), 50 + 100 * (c // 3)) for c in (line[0], line[-1])]
         canvas.segment(a, b, 8, LINE)
     return canvas.png()
-
-
-LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
-
-
-def _winning_line(board: list[str]) -> tuple[int, ...]:
-    return next((line for line in LINES if board[line[0]] and len({board[c] for c in line}) == 1), ())

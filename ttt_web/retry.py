@@ -11,7 +11,7 @@ from .board import outlook, position_view
 from .costs import position_of
 from .game import Game, action_name, format_moves
 from .judging import judge
-from .review import CACHE, judge_all, reviewed
+from .review import CACHE, judge_all, reviewed, to_retry
 from .urls import url_for
 
 bp = Blueprint("retry", __name__, url_prefix="/review")
@@ -21,7 +21,7 @@ bp = Blueprint("retry", __name__, url_prefix="/review")
 def mistake(moves: str, n: int):
     """The n-th move of the game that was not best (from 1), to find a better one for."""
     cells = reviewed(moves).moves
-    plies = [ply for ply, judged in enumerate(judge_all(cells), 1) if judged.verdict != "best"]
+    plies = to_retry(cells)
     if not 1 <= n <= len(plies):
         abort(404, f"This game has {len(plies)} moves to retry." if plies else "Every move of this game was best.")
     ply = plies[n - 1]

@@ -109,7 +109,8 @@ def game(moves: str):
             strip=strip(listed, f"{base}?ply=0{back}"),
             turned=turned,
             percent=percent,
-            mistakes=sum(m.judged.verdict != "best" for m in listed),
+            retries=len(to_retry(cells)),
+            retry=url_for("retry.mistake", moves=format_moves(cells), n="1"),
             from_here=format_moves(shown.moves) if shown.moves and not shown.over else "",
             share=site + base,
             share_text=f"Tic-tac-toe, every move judged: {final_text} {accuracy_text(tally)}",
@@ -124,7 +125,7 @@ def game(moves: str):
 def picture(moves: str):
     """The final board as a PNG picture, for link previews (chat apps draw no SVG)."""
     final = reviewed(moves)
-    return Response(png(final.moves), mimetype="image/png", headers={"Cache-Control": CACHE})
+    return Response(png(final.moves, final.winning_line), mimetype="image/png", headers={"Cache-Control": CACHE})
 
 
 def with_played(view: BoardView, action: ttt.Action | None) -> BoardView:
@@ -158,6 +159,11 @@ def result_text(game: Game) -> str:
 def judge_all(cells: tuple[int, ...]) -> tuple[Judgement, ...]:
     """Every move of a game judged: the same for every visitor, so kept."""
     return tuple(review([divmod(cell, 3) for cell in cells]))
+
+
+def to_retry(cells: tuple[int, ...]) -> list[int]:
+    """The plies (from 1) of the game's moves that were not best: the ones to retry."""
+    return [ply for ply, judged in enumerate(judge_all(cells), 1) if judged.verdict != "best"]
 
 
 def _ply(count: int, default: int) -> int:
