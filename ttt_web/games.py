@@ -11,6 +11,7 @@ from flask import Blueprint, render_template
 from . import state
 from .costs import position_of
 from .game import Game
+from .players import Players
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -26,6 +27,7 @@ class Played:
     ended: datetime
     ago: str
     final: str  # the final board, 9 characters row by row
+    players: dict[str, str]  # who played, for the review's query
 
 
 @bp.get("/")
@@ -40,7 +42,8 @@ def played(record: dict, now: datetime) -> Played:
     game = state.finished_game(record)
     ended = datetime.fromisoformat(record["ended"])
     final = position_of(game.board)
-    return Played(record["moves"], result(game), outcome(game), opponent(game), ended, ago(now - ended), final)
+    players = Players.of(game).query()
+    return Played(record["moves"], result(game), outcome(game), opponent(game), ended, ago(now - ended), final, players)
 
 
 def result(game: Game) -> str:

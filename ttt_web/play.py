@@ -27,6 +27,7 @@ from .game import (
     parse_moves,
     valid_name,
 )
+from .players import Players
 from .urls import url_for
 
 bp = Blueprint("play", __name__)
@@ -283,6 +284,7 @@ def page(
         score=state.score(game),
         history=game.history() if game else [],
         review=format_moves(game.moves) if game and game.moves else "",
+        players=Players.of(game).query() if game else {},
         position=position_of((game or BLANK).board),
         start=format_moves(start) if start else "",
         start_game=start_game,

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, render_template, request
 
-from .board import outlook, position_view
+from .board import position_view
 from .costs import position_of
 from .game import Game, action_name, format_moves
 from .judging import judge
-from .review import CACHE, judge_all, reviewed, to_retry
+from .review import CACHE, judge_all, players_asked, reviewed, to_retry
+from .review_words import outlook
 from .urls import url_for
 
 bp = Blueprint("retry", __name__, url_prefix="/review")
@@ -20,14 +21,15 @@ bp = Blueprint("retry", __name__, url_prefix="/review")
 @bp.get("/<moves>/retry/<int:n>")
 def mistake(moves: str, n: int):
     """The n-th move of the game that was not best (from 1), to find a better one for."""
-    cells = reviewed(moves).moves
-    plies = to_retry(cells)
+    cells, players = reviewed(moves).moves, players_asked()
+    plies = to_retry(cells, players)
     if not 1 <= n <= len(plies):
-        abort(404, f"This game has {len(plies)} moves to retry." if plies else "Every move of this game was best.")
+        yours = " of yours" if players.against_ai else ""
+        abort(404, f"This game has {len(plies)} moves{yours} to retry." if plies else f"Every move{yours} was best.")
     ply = plies[n - 1]
     before = Game(token="", mode="friend", moves=cells[: ply - 1])
     text = position_of(before.board)
-    here = url_for("retry.mistake", moves=format_moves(cells), n=str(n))
+    here = url_for("retry.mistake", moves=format_moves(cells), n=str(n), **players.query())
     links = {cell: f"{here}?try={cell}" for cell in range(9) if text[cell] == "."}
     tried = _tried(text)
     graded = judge(before.board, divmod(tried, 3)) if tried is not None else None
@@ -42,10 +44,11 @@ def mistake(moves: str, n: int):
         graded=graded,
         solved=solved,
         view=position_view(text, False, links=None if solved else links, action=f"try {before.to_move} here"),
-        review=url_for("review.game", moves=format_moves(cells)),
-        moves=format_moves(cells),
+        review=lambda **more: url_for("review.game", moves=format_moves(cells), **players.query(), **more),
+        other=lambda k: url_for("retry.mistake", moves=format_moves(cells), n=str(k), **players.query()),
+        actor=players.actor(before.to_move),
         cell=action_name,
-        outlook=outlook,
+        outlook=lambda value, mark: outlook(value, mark, players),
     )
     return Response(page, headers={"Cache-Control": CACHE})
 

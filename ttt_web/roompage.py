@@ -50,8 +50,14 @@ def context(room: Room, version: int, you: int | None) -> dict:
         "qr": qr_svg(room.link) if you is not None and not room.full else None,
         "can_join": you is None and not room.full,
         "review": format_moves(room.moves) if room.over and room.moves else "",
+        "review_players": review_players(room),
         "position": position_of(room.game.board),
     }
+
+
+def review_players(room: Room) -> dict[str, str]:
+    """The review's query that names this round's players by their marks."""
+    return {room.mark(who).lower(): room.names[who] for who in (HOST, GUEST) if room.names[who]}
 
 
 class Rematch(NamedTuple):
