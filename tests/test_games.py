@@ -56,6 +56,19 @@ def test_a_game_against_the_ai_says_won_lost_or_draw_and_the_difficulty(play):
     text = play.page("/games/")["games"].text
     assert {"win": "Won", "loss": "Lost", "draw": "Draw"}[page.result] in text
     assert "The AI, impossible; you played O" in text
+    link = next(play.page("/games/")["games"].iter("a")).attrs["href"]
+    assert link.endswith("?ai=impossible&you=O")  # its review speaks of you and the AI
+    review = Page(play.client.get(link).text)
+    assert review["review-summary"].text.startswith("You (O)")
+
+
+def test_a_game_between_named_friends_is_reviewed_by_their_names(play):
+    play.new_game(mode="friend", name_x="Ann", name_o="Bob")
+    for row, col in X_WINS:
+        play.move(row, col)
+    link = next(play.page("/games/")["games"].iter("a")).attrs["href"]
+    assert link == "/review/0-3-1-4-2?o=Bob&x=Ann"
+    assert "Ann won in 5 moves." in Page(play.client.get(link).text)["share-text"].text
 
 
 def test_new_games_and_undo_keep_the_list(play):
