@@ -102,6 +102,27 @@ def test_play_again_keeps_the_options_and_can_switch_sides(play):
     assert page.form("new-game")["difficulty"] == "easy"
 
 
+@pytest.mark.parametrize(("side", "difficulty"), [("X", "easy"), ("O", "impossible")])
+def test_play_again_says_what_it_starts_and_where_to_change_it(play, side, difficulty):
+    play.new_game(side=side, difficulty=difficulty)
+    page = play.finish(random.Random(5))
+    buttons = [b.text for b in page["play-again"].iter("button")]
+    level, other = difficulty.capitalize(), "O" if side == "X" else "X"
+    assert buttons[0] == f"Play again: {level}, you {side}"
+    assert buttons[1].startswith(f"Play again as {other}: {level}, ")
+    assert page["play-again-note"].text.startswith("Play again keeps this game's choices.")
+    assert next(page["play-again-note"].iter("a")).attrs["href"] == "#new-game"
+    assert "Play again keeps this game's" in page["next-game-note"].text
+    play.submit("play-again")  # what the button said is what starts
+    started = play.page().form("new-game")
+    assert (started["side"], started["difficulty"]) == (side, difficulty)
+
+
+def test_playing_on_from_a_position_shows_one_form(play):
+    page = play.page("/?from=0-1-4")
+    assert page.root.by_id("start-from") is not None and page.root.by_id("new-game") is None
+
+
 def test_play_again_is_offered_only_when_the_game_is_over(play):
     page = play.move(1, 1)
     assert page.root.by_id("play-again") is None
