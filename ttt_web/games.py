@@ -43,18 +43,21 @@ def played(record: dict, now: datetime) -> Played:
     ended = datetime.fromisoformat(record["ended"])
     final = position_of(game.board)
     players = Players.of(game).query()
-    return Played(record["moves"], result(game), outcome(game), opponent(game), ended, ago(now - ended), final, players)
+    said = result(game, record)
+    return Played(record["moves"], said, outcome(game, record), opponent(game), ended, ago(now - ended), final, players)
 
 
-def result(game: Game) -> str:
+def result(game: Game, record: dict) -> str:
+    if record.get("left") is True:
+        return "Lost: left where the AI wins"
     if game.mode == "ai":
         return {"win": "Won", "loss": "Lost", "draw": "Draw"}[game.outcome]
     return f"{game.name(game.winner)} won" if game.winner else "Draw"
 
 
-def outcome(game: Game) -> str:
+def outcome(game: Game, record: dict) -> str:
     """The colour of a result: the human's outcome against the AI; between friends, none."""
-    return game.outcome if game.mode == "ai" else "draw"
+    return record["outcome"] if game.mode == "ai" else "draw"
 
 
 def opponent(game: Game) -> str:

@@ -137,7 +137,7 @@ def new_game():
     check_form_token()
     old = state.current_game()
     if old is not None and old.lost and not old.scored:
-        state.count(old, "loss")  # walking away from a lost game loses it
+        state.leave_lost(old)  # walking away from a lost game loses it
     game = Game.start(rng, moves=start, names=names, **options)
     state.save(game)
     return back_to_board(game)

@@ -29,22 +29,37 @@ def save(game: Game) -> None:
     session["game"] = game.to_data()
 
 
-def remember(game: Game) -> None:
-    """Put a finished game at the top of the player's games, keeping the last KEPT_GAMES.
-    Undo does not take it off: the game was played, and its review stays worth reading."""
+def leave_lost(game: Game) -> None:
+    """A game left where the AI wins with best play: a loss on the score and in the list."""
+    count(game, "loss")
+    remember(game, left=True)
+
+
+def remember(game: Game, left: bool = False) -> None:
+    """Put a finished game (or one `left` lost) at the top of the player's games, keeping the
+    last KEPT_GAMES: the games the score counts."""
     record = {
         "ref": game.ref,
         "moves": format_moves(game.moves),
-        "outcome": game.outcome,
+        "outcome": "loss" if left else game.outcome,
+        "left": left,
         "mode": game.mode,
         "difficulty": game.difficulty,
         "side": game.side,
         "names": list(game.names),
         "ended": datetime.now(UTC).isoformat(timespec="seconds"),
     }
-    same = (record["ref"], record["moves"])
-    kept = [g for g in finished_games() if (g["ref"], g["moves"]) != same]
-    session["games"] = [record, *kept][:KEPT_GAMES]
+    session["games"] = [record, *_others(game)][:KEPT_GAMES]
+
+
+def forget(game: Game) -> None:
+    """Take a game off the list, as undo takes its ending off the score."""
+    session["games"] = _others(game)
+
+
+def _others(game: Game) -> list[dict]:
+    same = (game.ref, format_moves(game.moves))
+    return [g for g in finished_games() if (g["ref"], g["moves"]) != same]
 
 
 def finished_games() -> list[dict]:
@@ -65,7 +80,8 @@ def _is_record(record: object) -> bool:
         return False
     try:
         datetime.fromisoformat(record["ended"])
-        return finished_game(record).over and isinstance(record["ref"], str)
+        over = finished_game(record).over or (record.get("left") is True and record["outcome"] == "loss")
+        return over and isinstance(record["ref"], str)
     except (KeyError, TypeError, ValueError):
         return False
 
@@ -82,9 +98,11 @@ def count(game: Game, outcome: str, by: int = 1) -> None:
 
 
 def undo(game: Game) -> Game:
-    """The game with the human's last move taken back; a finished game no longer counts."""
+    """The game with the human's last move taken back; a finished game no longer counts, on
+    the score or in the list."""
     if game.scored:
         count(game, game.outcome, by=-1)
+        forget(game)
     reopened = game.undo()
     save(reopened)
     return reopened
