@@ -10,7 +10,7 @@ from flask import Blueprint, render_template
 
 from . import state
 from .costs import position_of
-from .game import Game
+from .game import SIDES, Game
 from .players import Players
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -43,8 +43,21 @@ def played(record: dict, now: datetime) -> Played:
     ended = datetime.fromisoformat(record["ended"])
     final = position_of(game.board)
     players = Players.of(game).query()
-    said = result(game, record)
-    return Played(record["moves"], said, outcome(game, record), opponent(game), ended, ago(now - ended), final, players)
+    if record["mode"] == "room":
+        said, colour, against = in_room(game, record)
+    else:
+        said, colour, against = result(game, record), outcome(game, record), opponent(game)
+    return Played(record["moves"], said, colour, against, ended, ago(now - ended), final, players)
+
+
+def in_room(game: Game, record: dict) -> tuple[str, str, str]:
+    """A room's round from this player's side: the result, its colour, and who against."""
+    side = record["side"]
+    other = game.names[1 - SIDES.index(side)] or "a friend"
+    said = {"win": "Won", "loss": "Lost", "draw": "Draw"}[record["outcome"]]
+    if record.get("resigned") is True:
+        said += ": you resigned or left" if record["outcome"] == "loss" else f": {other} resigned or left"
+    return said, record["outcome"], f"{other}, in a room; you played {side}"
 
 
 def result(game: Game, record: dict) -> str:

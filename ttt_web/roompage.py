@@ -18,7 +18,7 @@ from markupsafe import Markup
 from . import tictactoe as ttt
 from .board import board_view
 from .costs import position_of
-from .game import cell_name, format_moves, mark_of
+from .game import Game, cell_name, format_moves, mark_of
 from .room import GUEST, HOST, Room
 from .urls import url_for
 
@@ -53,6 +53,12 @@ def context(room: Room, version: int, you: int | None) -> dict:
         "review_players": review_players(room),
         "position": position_of(room.game.board),
     }
+
+
+def round_game(room: Room) -> Game:
+    """This round's game with its players' names by their marks."""
+    names = {room.mark(who): room.names[who] for who in (HOST, GUEST)}
+    return replace(room.game, names=(names[ttt.X], names[ttt.O]))
 
 
 def review_players(room: Room) -> dict[str, str]:

@@ -153,16 +153,34 @@ def act(room_id: str, action: Callable[[Room, int | None], Room]):
 
     def change(room: Room | None) -> Room:
         found = existing(room)
+        remember(found, found.player(key))  # a round over, before the next one starts
         return action(found, found.player(key))
 
     rooms().update(room_id, change)
     return to_room(room_id)
 
 
+def remember(room: Room, who: int | None) -> None:
+    """A round over, in the list of games of the player `who` played it."""
+    if who is not None and room.over and room.moves:
+        winner = room.winner()
+        outcome = "draw" if winner is None else "win" if winner == who else "loss"
+        state.remember_round(roompage.round_game(room), room.mark(who), outcome, room.resigned is not None)
+
+
 def leave_rooms(seats: dict[str, str]) -> None:
     """Give up the seats a session left (or dropped to sit elsewhere)."""
     for room_id, key in seats.items():
-        rooms().update(room_id, lambda room, key=key: room.leave(room.player(key)) if seated(room, key) else room)
+        rooms().update(room_id, lambda room, key=key: left(room, room.player(key)) if seated(room, key) else room)
+
+
+def left(room: Room, who: int) -> Room:
+    """The room once `who` left it; the round they leave (over, or resigned by leaving) is kept
+    in their list of games."""
+    remember(room, who)
+    after = room.leave(who)
+    remember(after, who)
+    return after
 
 
 def seated(room: Room | None, key: str) -> bool:
@@ -192,6 +210,7 @@ def to_room(room_id: str):
 
 def page(room: Room, version: int, message: str | None = None) -> str:
     you = room.player(state.seat_key(room.id))
+    remember(room, you)
     values = roompage.context(room, version, you)
     refresh = roompage.REFRESH_SECONDS if values["waiting"] and state.auto_refresh_on() else None
     return render_template("rooms/room.html", **values, refresh=refresh, message=message)

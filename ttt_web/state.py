@@ -47,9 +47,26 @@ def remember(game: Game, left: bool = False) -> None:
         "difficulty": game.difficulty,
         "side": game.side,
         "names": list(game.names),
-        "ended": datetime.now(UTC).isoformat(timespec="seconds"),
     }
+    keep(record, game)
+
+
+def keep(record: dict, game: Game) -> None:
+    """Put the record of `game` at the top of the list, once, dated now."""
+    record = {**record, "ended": datetime.now(UTC).isoformat(timespec="seconds")}
     session["games"] = [record, *_others(game)][:KEPT_GAMES]
+
+
+def kept(game: Game) -> bool:
+    return len(_others(game)) < len(finished_games())
+
+
+def remember_round(game: Game, side: str, outcome: str, resigned: bool) -> None:
+    """Keep a room's round that this player played (as `side`), once: the names in `game`."""
+    if not kept(game):
+        record = {"ref": game.ref, "moves": format_moves(game.moves), "outcome": outcome, "left": False}
+        record |= {"mode": "room", "difficulty": DEFAULTS["difficulty"], "side": side, "names": list(game.names)}
+        keep({**record, "resigned": resigned}, game)
 
 
 def forget(game: Game) -> None:
@@ -71,8 +88,9 @@ def finished_games() -> list[dict]:
 def finished_game(record: dict) -> Game:
     """The game a record of `finished_games` keeps; KeyError, TypeError or ValueError if the
     record does not hold one."""
-    options = {k: record[k] for k in ("mode", "difficulty", "side")}
-    return Game(token="", moves=parse_moves(record["moves"]) or (), names=tuple(record["names"]), **options)
+    options = {k: record[k] for k in ("difficulty", "side")}
+    mode = "friend" if record["mode"] == "room" else record["mode"]
+    return Game(token="", moves=parse_moves(record["moves"]) or (), names=tuple(record["names"]), mode=mode, **options)
 
 
 def _is_record(record: object) -> bool:
@@ -80,7 +98,8 @@ def _is_record(record: object) -> bool:
         return False
     try:
         datetime.fromisoformat(record["ended"])
-        over = finished_game(record).over or (record.get("left") is True and record["outcome"] == "loss")
+        ended = (record.get("left") is True and record["outcome"] == "loss") or record.get("resigned") is True
+        over = finished_game(record).over or ended
         return over and isinstance(record["ref"], str)
     except (KeyError, TypeError, ValueError):
         return False
