@@ -33,7 +33,7 @@ def test_each_player_keeps_a_finished_round_from_their_side(app):
     assert len(games(host)) == len(games(guest)) == 1
 
 
-def test_a_round_is_kept_though_the_player_never_looks_again_before_the_rematch(app):
+def test_a_round_is_kept_when_the_next_one_is_offered(app):
     host, guest = pair(app)
     play_out(host, guest, WIN_FOR_X)  # the guest's last look was before the end
     guest.post("rematch")  # offering the next round keeps the one that ended
