@@ -44,9 +44,11 @@ def test_stepping_a_review_with_and_without_javascript(browser, live_server, jav
         java_script_enabled=javascript, base_url=live_server, viewport={"width": 360, "height": 740}
     )
     page = context.new_page()
+    page.goto("/games/")
     page.goto(f"/review/{GAME}")
     expect(page.locator("#review-title")).to_have_attribute("data-ply", "2")  # opens on the turning point
     if javascript:
+        entries = page.evaluate("history.length")
         page.evaluate("window.stayed = true")  # lost on a reload
         page.keyboard.press("ArrowRight")
         expect(page.locator("#review-title")).to_have_attribute("data-ply", "3")
@@ -55,14 +57,17 @@ def test_stepping_a_review_with_and_without_javascript(browser, live_server, jav
         page.locator("#show-better").click()
         expect(page.locator("#board td.played-here")).to_have_count(1)
         assert cells(page) == "X........" and page.url.endswith("show=better")
-        page.go_back()
+        page.locator("#show-played").click()
         expect(page.locator("#board td.played-here")).to_have_count(0)
         assert cells(page) == "XO......."
         page.locator("#review-moves a").last.click()
         expect(page.locator("#review-title")).to_have_attribute("data-ply", "5")
         assert page.evaluate("window.stayed === true") and page.url.endswith("?ply=5")
         assert page.title().startswith("Review, move 5")
+        assert page.evaluate("history.length") == entries  # each step replaced the entry
         assert_accessible(page)
+        page.go_back()  # one Back leaves the review
+        expect(page.locator("#games-title")).to_be_visible()
     else:
         page.keyboard.press("ArrowRight")
         page.wait_for_timeout(300)
