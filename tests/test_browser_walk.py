@@ -184,3 +184,21 @@ def test_the_site_navigation_is_on_every_page(page: Page, at):
     nav = page.locator("header nav.site-nav a")
     expect(nav).to_have_text(["Play", "Your games", "Explore", "Practice", "Bugs"])
     assert in_first_screen(page, "header nav.site-nav")
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_review_of_a_lost_game_speaks_of_you(page: Page, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto("/review/0-1-2-3-5-4-6-7?ai=easy&you=X")  # the AI's mistake first, then yours; the AI wins
+    expect(page.locator("#review-title")).to_contain_text("you played")
+    expect(page.locator("#verdict")).to_contain_text(": you played")
+    assert in_first_screen(page, "#board") and in_first_screen(page, "#review-title")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    expect(page.locator("#turning-point")).to_contain_text("Your turning point")
+    expect(page.locator("#review-summary li").first).to_contain_text("You (X)")
+    assert_accessible(page)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=SHOTS / f"review-lost-{width}x{height}.png", full_page=True)
+    page.locator("#review-moves a").nth(1).click()  # the AI's deliberate mistake
+    expect(page.locator("#verdict")).to_contain_text("on purpose")
+    assert_accessible(page)
