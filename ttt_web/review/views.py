@@ -1,0 +1,163 @@
+"""Game review: a finished game (or the moves so far) at a stable URL that encodes its
+moves, every move judged for the player who made it, a replay to step through, and a way
+to play on from any position. The pages are the same for every visitor, so they never
+touch the session and a proxy may cache them."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from flask import Blueprint, Response, abort, render_template, request
+
+from ..core import tictactoe as ttt
+from ..core.costs import position_of
+from ..core.game import Game, GameError, format_moves, parse_moves
+from ..core.judging import Judgement, review
+from ..core.players import Players, PlayersError
+from ..web.board_view import BoardView, board_view
+from ..web.caching import PUBLIC_FOR_A_DAY
+from ..web.urls import public_base, url_for, varies_by_host
+from .picture import png
+from .text import Move, result_text, share_text, summary, turned, turning_point
+
+bp = Blueprint("review", __name__, url_prefix="/review")
+
+
+@bp.get("/<moves>")
+def game(moves: str):
+    final = reviewed(moves)
+    cells, players = final.moves, players_asked()
+    extra = {**players.query(), **({"back": "game"} if request.args.get("back") == "game" else {})}
+
+    def step(ply: int, **more: str) -> str:
+        return url_for("review.game", moves=format_moves(cells), ply=str(ply), **extra, **more)
+
+    listed = [Move(n + 1, judged, step(n + 1), players) for n, judged in enumerate(judge_all(cells))]
+    turning = turning_point(listed)
+    ply = _ply(len(cells), default=turning.ply if turning else len(cells))
+    current = listed[ply - 1] if ply else None
+    better = request.args.get("show") == "better" and current is not None and current.judged.verdict != "best"
+    shown = Game(token="", mode="friend", moves=cells[: ply - 1 if better else ply])
+    tally = summary(listed, players)
+    site = public_base()
+    response = Response(
+        render_template(
+            "review/game.html",
+            moves=listed,
+            ply=ply,
+            current=current,
+            better=better,
+            step=step,
+            back="back" in extra,
+            players=players,
+            view=with_played(board_view(shown, teach_on=True, links=False), current.judged.action if better else None),
+            position=position_of(shown.board),
+            teach=True,
+            final_text=result_text(final, players),
+            summary=tally,
+            turning=turning,
+            strip=strip(listed, step(0)),
+            turned=turned,
+            retries=len(to_retry(cells, players)),
+            retry=url_for("retry.mistake", moves=format_moves(cells), n="1", **players.query()),
+            from_here=format_moves(shown.moves) if shown.moves and not shown.over else "",
+            share=site + url_for("review.game", moves=format_moves(cells), **players.query()),
+            share_text=share_text(final, players, tally),
+            image=site + url_for("review.picture", moves=format_moves(cells)),
+        )
+    )
+    response.headers["Cache-Control"] = PUBLIC_FOR_A_DAY
+    return varies_by_host(response)
+
+
+def players_asked() -> Players:
+    """Who played, as the review's query says; 400 if it says it wrongly."""
+    try:
+        return Players.from_query(request.args)
+    except PlayersError as error:
+        abort(400, str(error))
+
+
+@bp.get("/<moves>/board.png")
+def picture(moves: str):
+    """The final board as a PNG picture, for link previews (chat apps draw no SVG)."""
+    final = reviewed(moves)
+    return Response(
+        png(final.moves, final.winning_line), mimetype="image/png", headers={"Cache-Control": PUBLIC_FOR_A_DAY}
+    )
+
+
+def with_played(view: BoardView, action: ttt.Action | None) -> BoardView:
+    """The board before a mistake, with the cell the game played there marked."""
+    if action is not None:
+        cell = view.rows[action[0]][action[1]]
+        cell.classes += " played-here"
+        cell.label += "; played in the game"
+    return view
+
+
+def reviewed(moves: str) -> Game:
+    """The game written as in the URL; 400 if it is not written so, 404 if no game has
+    these moves."""
+    cells = parse_moves(moves)
+    if cells is None:
+        abort(400, "A review link lists the cells played, 0 to 8 row by row, like /review/4-0-8-2.")
+    try:
+        return Game(token="", mode="friend", moves=cells)
+    except (GameError, ttt.InvalidMoveError):
+        abort(404, "No game of tic-tac-toe has these moves: a cell is played twice or after the end.")
+
+
+@functools.lru_cache(maxsize=4096)
+def judge_all(cells: tuple[int, ...]) -> tuple[Judgement, ...]:
+    """Every move of a game judged: the same for every visitor, so kept."""
+    return tuple(review([divmod(cell, 3) for cell in cells]))
+
+
+def to_retry(cells: tuple[int, ...], players: Players) -> list[int]:
+    """The plies (from 1) of the people's moves that were not best: the ones to retry (not
+    the AI's)."""
+    judged = enumerate(judge_all(cells), 1)
+    return [ply for ply, move in judged if move.verdict != "best" and players.learns(move.mark)]
+
+
+def _ply(count: int, default: int) -> int:
+    value = request.args.get("ply", str(default))
+    if not (value.isascii() and value.isdigit() and int(value) <= count):
+        abort(400, f"A move of this game is numbered 0 to {count}.")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class Point:
+    """One ply on the value strip: where it is drawn, and where it links."""
+
+    ply: int
+    x: int
+    y: int
+    value: int  # X's point of view
+    href: str
+    label: str
+
+
+STRIP_LEFT, STRIP_STEP, STRIP_HEIGHT = 48, 24, 20  # the strip's units: labels, one ply across, one value up
+
+
+def strip(moves: list[Move], start: str) -> list[Point]:
+    """The game's value after every ply, from the empty board (a draw, at `start`) to the end."""
+    words = {1: "X wins", 0: "draw", -1: "O wins"}
+    points = [Point(0, STRIP_LEFT, 2 * STRIP_HEIGHT, 0, start, "Before move 1: draw")]
+    for move in moves:
+        label = f"Move {move.ply}, {move.label} at {move.cell}: {words[move.value]}"
+        points.append(
+            Point(
+                move.ply,
+                STRIP_LEFT + STRIP_STEP * move.ply,
+                (2 - move.value) * STRIP_HEIGHT,
+                move.value,
+                move.href,
+                label,
+            )
+        )
+    return points
