@@ -202,3 +202,18 @@ def test_the_review_of_a_lost_game_speaks_of_you(page: Page, width, height):
     page.locator("#review-moves a").nth(1).click()  # the AI's deliberate mistake
     expect(page.locator("#verdict")).to_contain_text("on purpose")
     assert_accessible(page)
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_score_is_in_the_first_screen_while_you_play(page: Page, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto("/")
+    click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))
+    line = page.locator("#score-line")
+    expect(line).to_have_text("Score, Medium: Wins 0 · Losses 0 · Draws 0")
+    assert in_first_screen(page, "#score-line") and in_first_screen(page, "#board")
+    assert box(page, "#score-line")["height"] < 2 * 24  # one line (two at most where it is narrow)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert_accessible(page)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=SHOTS / f"score-in-view-{width}x{height}.png")

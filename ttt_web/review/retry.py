@@ -9,8 +9,8 @@ from flask import Blueprint, Response, abort, render_template, request
 
 from ..core.costs import position_of
 from ..core.game import Game, action_name, format_moves
-from ..core.judging import judge
-from ..web.board_view import position_view
+from ..core.judging import Judgement, judge
+from ..web.board_view import BoardView, position_view
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import url_for
 from .text import outlook
@@ -30,11 +30,20 @@ def mistake(moves: str, n: int):
     ply = plies[n - 1]
     before = Game(token="", mode="friend", moves=cells[: ply - 1])
     text = position_of(before.board)
-    here = url_for("retry.mistake", moves=format_moves(cells), n=str(n), **players.query())
-    links = {cell: f"{here}?try={cell}" for cell in range(9) if text[cell] == "."}
+
+    def here(**more: str) -> str:
+        return url_for("retry.mistake", moves=format_moves(cells), n=str(n), **players.query(), **more)
+
+    links = {cell: here(**{"try": str(cell)}) for cell in range(9) if text[cell] == "."}
     tried = _tried(text)
     graded = judge(before.board, divmod(tried, 3)) if tried is not None else None
     solved = graded is not None and graded.verdict == "best"
+    answer = request.args.get("show") == "answer"
+    view = position_view(text, False, links=None if solved or answer else links, action=f"try {before.to_move} here")
+    if graded is not None:
+        draw_try(view, tried, before.to_move, solved)
+    if answer:
+        draw_answer(view, judge_all(cells)[ply - 1])
     page = render_template(
         "retry/retry.html",
         n=n,
@@ -44,7 +53,9 @@ def mistake(moves: str, n: int):
         game=judge_all(cells)[ply - 1],
         graded=graded,
         solved=solved,
-        view=position_view(text, False, links=None if solved else links, action=f"try {before.to_move} here"),
+        view=view,
+        answer=answer,
+        here=here,
         review=lambda **more: url_for("review.game", moves=format_moves(cells), **players.query(), **more),
         other=lambda k: url_for("retry.mistake", moves=format_moves(cells), n=str(k), **players.query()),
         actor=players.actor(before.to_move),
@@ -52,6 +63,22 @@ def mistake(moves: str, n: int):
         outlook=lambda value, mark: outlook(value, mark, players),
     )
     return Response(page, headers={"Cache-Control": PUBLIC_FOR_A_DAY})
+
+
+def draw_try(view: BoardView, cell: int, mark: str, right: bool) -> None:
+    """The tried move on the board, said right or wrong there too."""
+    drawn = view.rows[cell // 3][cell % 3]
+    drawn.mark, drawn.href = mark, ""
+    drawn.classes += f" tried tried-{'right' if right else 'wrong'}"
+    drawn.label = f"{drawn.label.split(',')[0]}, your try: {mark}, {'right' if right else 'not this one'}"
+
+
+def draw_answer(view: BoardView, judged: Judgement) -> None:
+    """The best moves starred on the board."""
+    for row, col in judged.best_actions:
+        cell = view.rows[row][col]
+        cell.classes += " answer"
+        cell.label = f"{cell.label.split(',')[0]}, the answer: a best move"
 
 
 def _tried(text: str) -> int | None:
