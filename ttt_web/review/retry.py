@@ -69,7 +69,7 @@ def draw_try(view: BoardView, cell: int, mark: str, right: bool) -> None:
     """The tried move on the board, said right or wrong there too."""
     drawn = view.rows[cell // 3][cell % 3]
     drawn.mark, drawn.href = mark, ""
-    drawn.classes += f" tried tried-{'right' if right else 'wrong'}"
+    drawn.classes += f" mark-{mark.lower()} tried tried-{'right' if right else 'wrong'}"
     drawn.label = f"{drawn.label.split(',')[0]}, your try: {mark}, {'right' if right else 'not this one'}"
 
 
