@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.test_browser import SHOTS, assert_accessible, cells, click_through
+from tests.test_names import BAD, GOOD
 
 SIZES = [(360, 740), (740, 360), (1280, 800)]
 GAME = "0-1-4-2-8"  # X a1, O b1 (a mistake), X b2, O c1, X c3 wins
@@ -140,10 +141,12 @@ def test_a_form_error_is_said_beside_the_form_and_keeps_the_names(page: Page):
     page.goto("/")
     page.locator("#new-game input[name=mode][value=friend]").check()
     page.locator("#new-game input[name=name_x]").fill("Ann")
+    page.locator("#new-game input[name=name_o]").fill("ann")  # the browser lets it by; the server says no
     click_through(page.locator("#new-game button[type=submit]"))
     expect(page.locator("#new-game #new-game-error")).to_be_visible()
     expect(page.locator("#new-game input[name=name_x]")).to_have_value("Ann")
-    expect(page.locator("#new-game input[name=name_x]")).to_be_focused()
+    expect(page.locator("#new-game input[name=name_o]")).to_have_value("ann")
+    expect(page.locator("#new-game input[name=name_o]")).to_be_focused()
     assert page.locator("#message").count() == 0 and in_first_screen(page, "#new-game-error")
     assert_accessible(page)
 
@@ -217,3 +220,21 @@ def test_the_score_is_in_the_first_screen_while_you_play(page: Page, width, heig
     assert_accessible(page)
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=SHOTS / f"score-in-view-{width}x{height}.png")
+
+
+def test_the_browser_checks_a_name_by_the_servers_rule(page: Page):
+    """The characters: the length is maxlength's, and spaces at the ends are trimmed by the server."""
+    page.goto("/")
+    for name in GOOD + [n for n in BAD if len(n) <= 12 and n == n.strip()]:
+        check_name(page, name, name in GOOD)
+
+
+def check_name(page: Page, name: str, allowed: bool) -> None:
+    page.locator("#new-game input[name=mode][value=friend]").check()
+    field = page.locator("#new-game input[name=name_x]")
+    field.fill(name)
+    assert field.evaluate("e => e.validity.valid") == allowed
+    for selector in ("#new-game input[name=name_o]", "#invite input[name=name]"):
+        other = page.locator(selector)
+        other.fill(name)
+        assert other.evaluate("e => e.validity.valid") == allowed, selector

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from . import tictactoe as ttt
-from .game import DIFFICULTIES, MISTAKE_RATE, NAME_LENGTH, SIDES, Game, valid_name
+from .game import DIFFICULTIES, MISTAKE_RATE, NAME_RULE, SIDES, Game, valid_name
 
 AI = "AI"  # as the game's status line names it
 
@@ -39,7 +39,7 @@ class Players:
         if bool(you) != bool(ai) or (you and (you not in SIDES or ai not in DIFFICULTIES)):
             raise PlayersError("A game against the AI names your side and its level: ?you=X&ai=easy.")
         if not all(valid_name(name) for name in names):
-            raise PlayersError(f"A player's name is up to {NAME_LENGTH} letters, digits, spaces or . ' -")
+            raise PlayersError(f"A player's name is {NAME_RULE}.")
         return cls(you=you, ai=ai, names=names)
 
     def query(self) -> dict[str, str]:

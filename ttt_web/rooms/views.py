@@ -10,7 +10,7 @@ import hmac
 from collections.abc import Callable
 
 from flask import Blueprint, redirect, render_template, request
-from werkzeug.exceptions import BadRequest, Forbidden, NotFound
+from werkzeug.exceptions import Forbidden, NotFound
 
 from ..core.game import clean_name
 from ..core.room import Room, RoomError, new_key
@@ -42,13 +42,11 @@ def invite():
     game = player.current_game()
     if game is not None and not hmac.compare_digest(request.form.get("game", "").encode(), game.token.encode()):
         raise Forbidden("That button belongs to another game.")
-    key, base = new_key(), public_base()
+    key, base, typed = new_key(), public_base(), request.form.get("name", "")[:40]
     try:
-        room = Room.open(
-            key, lambda room_id: base + url_for("rooms.room", room_id=room_id), clean_name(request.form.get("name", ""))
-        )
-    except RoomError as exc:
-        raise BadRequest(str(exc)) from exc
+        room = Room.open(key, lambda room_id: base + url_for("rooms.room", room_id=room_id), clean_name(typed))
+    except RoomError as exc:  # said beside the field, what was typed kept
+        return render_template("rooms/new.html", error=str(exc), typed=typed, token=game.token if game else ""), 400
     rooms().update(room.id, lambda _: room)
     leave_rooms(player.take_seat(room.id, key))
     return to_room(room.id)

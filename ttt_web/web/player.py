@@ -149,7 +149,7 @@ def _rows(key: str) -> list[tuple[str, str, int]]:
         labels = ("X wins", "O wins", "Draws")
     else:
         first, second = json.loads(key.removeprefix("friend:"))
-        labels = (f"{first} wins", f"{second} wins", "Draws")
+        labels = (f"{first or 'The other player'} wins", f"{second or 'The other player'} wins", "Draws")
     tally = _tally((session.get("score") or {}).get(key))
     return list(zip(("wins", "losses", "draws"), labels, tally, strict=True))
 
