@@ -238,3 +238,22 @@ def check_name(page: Page, name: str, allowed: bool) -> None:
         other = page.locator(selector)
         other.fill(name)
         assert other.evaluate("e => e.validity.valid") == allowed, selector
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_value_strips_targets_are_big_enough_and_labelled(page: Page, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto("/review/4-0-2-6-3-5-1-7-8?ply=0")  # nine moves: the widest strip
+    targets = page.locator("#value-strip rect.strip-target")
+    expect(targets).to_have_count(10)
+    for n in range(10):
+        found = targets.nth(n).bounding_box()
+        assert found["width"] >= 24 and found["height"] >= 24, (n, found)
+    labels = page.locator("#value-strip .strip-label").all_text_contents()
+    assert labels == ["X wins", "draw", "O wins"]
+    assert page.locator("#value-strip .strip-ply").all_text_contents() == [str(n) for n in range(10)]
+    size = page.eval_on_selector("#value-strip .strip-label", "e => e.getBoundingClientRect().height")
+    assert size >= 12  # the labels' letters, as drawn
+    targets.nth(4).click(position={"x": 12, "y": 4})  # the column's top, far from the dot
+    expect(page.locator("#review-title")).to_have_attribute("data-ply", "4")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
