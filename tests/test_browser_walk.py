@@ -257,3 +257,25 @@ def test_the_value_strips_targets_are_big_enough_and_labelled(page: Page, width,
     targets.nth(4).click(position={"x": 12, "y": 4})  # the column's top, far from the dot
     expect(page.locator("#review-title")).to_have_attribute("data-ply", "4")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_the_reviews_share_box_copies_its_text_with_javascript(browser, live_server, javascript):
+    context = browser.new_context(java_script_enabled=javascript, base_url=live_server)
+    if javascript:
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
+    page = context.new_page()
+    page.goto("/review/0-1-4-2-8?o=Bob&x=Ann")
+    button = page.locator("#copy-share")
+    if javascript:
+        expect(button).to_be_visible()
+        button.click()
+        expect(page.locator("#share-title ~ .share-row .copied")).to_have_text("Copied.")
+        copied = page.evaluate("navigator.clipboard.readText()")
+        assert copied == page.locator("#share-text").inner_text() + " " + page.locator("#share-link").inner_text()
+        assert copied.startswith("Tic-tac-toe, every move judged: Ann won in 5 moves.")
+        assert_accessible(page)
+    else:
+        expect(button).to_be_hidden()  # no script, no button that cannot work: the text and link are there
+        expect(page.locator("#share-link")).to_be_visible()
+    context.close()
