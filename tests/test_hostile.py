@@ -15,6 +15,7 @@ from tests import servers
 from tests.conftest import Player, records, server_like
 from tests.page import Page
 from ttt_web.app import create_app
+from ttt_web.play import NOT_FROM_HERE
 
 
 def store_env(tmp_path, store, request):
@@ -325,3 +326,48 @@ def test_retry_after_is_sent_with_429_and_503_only(tmp_path, request):
     app.test_client().get("/move?n=0&row=1&col=1")
     limited = app.test_client().get("/move?n=0&row=1&col=1")
     assert limited.status_code == 429 and 0 < int(limited.headers["Retry-After"]) <= 60
+
+
+# Moves that another site's page makes a browser send.
+
+IMAGE = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"}
+NAVIGATE = {"Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}
+NOT_OURS = {
+    "another site's image": IMAGE,
+    "another site's link": {"Sec-Fetch-Site": "cross-site", **NAVIGATE},
+    "a sibling subdomain's link": {"Sec-Fetch-Site": "same-site", **NAVIGATE},
+    "another site's frame": {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "iframe"},
+    "an image on our own origin": {**IMAGE, "Sec-Fetch-Site": "same-origin"},
+    "a script's fetch": {"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty"},
+}
+OURS = {
+    "an older browser (no Sec-Fetch-*)": {},
+    "a typed or bookmarked address": {"Sec-Fetch-Site": "none", **NAVIGATE, "Sec-Fetch-User": "?1"},
+    "a link on our page": {"Sec-Fetch-Site": "same-origin", **NAVIGATE, "Sec-Fetch-User": "?1"},
+    "a browser that sends only Sec-Fetch-Site": {"Sec-Fetch-Site": "same-origin"},
+}
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("headers", NOT_OURS.values(), ids=NOT_OURS.keys())
+def test_a_first_move_that_another_page_sends_is_refused_and_stores_nothing(client, stored, headers):
+    response = client.get("/move?n=0&row=1&col=1", headers=headers)
+    assert response.status_code == 403
+    assert Page(response.text)["message"].text == NOT_FROM_HERE
+    assert "Set-Cookie" not in response.headers and stored() == 0
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("headers", OURS.values(), ids=OURS.keys())
+def test_a_player_who_follows_their_own_link_plays(client, stored, headers):
+    assert client.get("/move?n=0&row=1&col=1", headers=headers).status_code == 303
+    assert stored() == 1
+    assert Page(client.get("/").text).marks.count(".") in (7, 8)
+
+
+@pytest.mark.unit
+def test_another_sites_images_cannot_spend_an_addresss_new_session_budget(tmp_path, request):
+    app = flood_app(tmp_path, request, "sqlite", NEW_SESSION_LIMIT="60 per minute")
+    statuses = {app.test_client().get(f"/move?n=0&row={n % 3}&col=1", headers=IMAGE).status_code for n in range(120)}
+    assert statuses == {403} and stored_count(app) == 0
+    assert app.test_client().get("/move?n=0&row=1&col=1", headers=OURS["a link on our page"]).status_code == 303

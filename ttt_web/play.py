@@ -11,7 +11,7 @@ from collections.abc import Callable
 from flask import Blueprint, Response, redirect, render_template, request
 from werkzeug.exceptions import MethodNotAllowed
 
-from . import state
+from . import security, state
 from . import tictactoe as ttt
 from .board import BLANK, board_view
 from .costs import position_of
@@ -32,6 +32,7 @@ from .urls import url_for
 bp = Blueprint("play", __name__)
 rng = random.SystemRandom()
 
+NOT_FROM_HERE = "A move can only be made by following its link on the game's own page. Nothing has changed."
 PREFETCH_HEADERS = {"Sec-Purpose": "prefetch", "Purpose": "prefetch", "X-Moz": "prefetch", "X-Purpose": "preview"}
 
 
@@ -106,9 +107,12 @@ def move():
 
 def requested_move(refuse: Callable[[str, int], Exception]) -> tuple[int, int]:
     """The move number and the cell (0-8) that a move link names. A link checker's HEAD, a
-    prefetch or a malformed link must not play: `refuse(message, status)` is raised."""
+    prefetch, a request that another site's page made (an image, a frame, a link) or a
+    malformed link must not play: `refuse(message, status)` is raised."""
     if request.method == "HEAD":
         raise MethodNotAllowed(["GET"], "A move is played by following its link.")
+    if not security.own_navigation():
+        raise refuse(NOT_FROM_HERE, 403)
     if any(request.headers.get(h, "").lower().startswith(v) for h, v in PREFETCH_HEADERS.items()):
         raise refuse("Moves are not prefetched.", 403)
     values = [request.args.get(name, "") for name in ("n", "row", "col")]
