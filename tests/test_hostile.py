@@ -14,8 +14,10 @@ import redis
 from tests import servers
 from tests.conftest import Player, records, server_like
 from tests.page import Page
+from tests.replay import illegal_games
 from ttt_web.app import create_app
 from ttt_web.play import NOT_FROM_HERE
+from ttt_web.room import Room, seat_hash
 
 
 def store_env(tmp_path, store, request):
@@ -371,3 +373,69 @@ def test_another_sites_images_cannot_spend_an_addresss_new_session_budget(tmp_pa
     statuses = {app.test_client().get(f"/move?n=0&row={n % 3}&col=1", headers=IMAGE).status_code for n in range(120)}
     assert statuses == {403} and stored_count(app) == 0
     assert app.test_client().get("/move?n=0&row=1&col=1", headers=OURS["a link on our page"]).status_code == 303
+
+
+# A request that loses its session's race leaves no seat and no room behind.
+
+
+def seats_disagree(app) -> set[tuple[str, str]]:
+    """Seats a room keeps that no session holds the key to, and keys a session holds to no
+    seat: (room, seat hash). Empty when rooms and sessions agree."""
+    held = {(room, seat_hash(key)) for data in records(app).values() for room, key in (data.get("seats") or {}).items()}
+    taken = {(room, seat) for room, data in records(app, "rooms").items() for seat in data["seats"] if seat}
+    return held ^ taken
+
+
+def another_tab(app, client, request_it):
+    """A second client with `client`'s cookie (another tab of the same browser); `request_it(tab)`
+    is sent from it."""
+    name = app.config["SESSION_COOKIE_NAME"]
+    tab = app.test_client()
+    tab.set_cookie(name, client.get_cookie(name).value)
+    return request_it(tab)
+
+
+@pytest.mark.unit
+def test_taking_a_seat_that_loses_the_race_with_a_move_in_another_tab_leaves_no_seat(app, monkeypatch):
+    """The other tab's move is written between the join's read of the session and its write."""
+    room = app.test_client().post("/room/new").headers["Location"]
+    guest = Player(app.test_client())
+    guest.move(1, 1)
+    link = next(iter(guest.page().links.values()))
+    join = Room.join
+
+    def join_while_the_other_tab_moves(self, key, name=""):
+        assert another_tab(app, guest.client, lambda tab: tab.get(link)).status_code == 303
+        return join(self, key, name)
+
+    monkeypatch.setattr(Room, "join", join_while_the_other_tab_moves)
+    assert guest.client.post(f"{room}/join").status_code == 409
+    monkeypatch.setattr(Room, "join", join)
+    assert not seats_disagree(app)
+    assert Page(guest.client.get(room).text)["status"].attrs["data-state"] == "waiting"
+    assert guest.page().marks.count(".") == 5  # the other tab's move, and the AI's answer
+    assert guest.client.post(f"{room}/join").status_code == 303  # tried again, it sits
+    assert not seats_disagree(app) and len(records(app, "rooms")) == 1
+    assert not illegal_games(app)
+
+
+@pytest.mark.unit
+def test_invitations_that_lose_the_race_on_one_cookie_leave_no_room(app, monkeypatch):
+    """Five "Invite a friend" on one cookie, each sent while the one before it is under way:
+    the last one is written first, and the four it overtook change nothing."""
+    host = Player(app.test_client())
+    form = host.move(1, 1).form("invite")
+    depth, statuses = [], []
+    open_room = Room.open.__func__
+
+    def open_while_another_tab_invites(cls, *args, **kwargs):
+        if len(depth) < 4:
+            depth.append(None)
+            statuses.append(another_tab(app, host.client, lambda tab: tab.post("/room/new", data=form)).status_code)
+        return open_room(cls, *args, **kwargs)
+
+    monkeypatch.setattr(Room, "open", classmethod(open_while_another_tab_invites))
+    statuses.append(host.client.post("/room/new", data=form).status_code)
+    assert statuses == [303, 409, 409, 409, 409]
+    assert len(records(app, "rooms")) == 1 and not seats_disagree(app)
+    assert not illegal_games(app)

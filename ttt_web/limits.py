@@ -64,4 +64,4 @@ def unlimited() -> bool:
 
 def creates_session(_response: Response) -> bool:
     """True when this request is about to store a session that did not exist."""
-    return bool(session) and session.modified and not session.version
+    return bool(session) and not session.read_version and (session.modified or session.written)

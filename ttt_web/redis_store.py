@@ -1,6 +1,7 @@
 """The store for many hosts: Redis. A record is a hash (`v`, its version; `d`, its JSON) that
 expires `lifetime` seconds after its last write; a table's index (a sorted set by expiry)
-keeps its cap. Writes are compare-and-set scripts: one round trip, all or nothing."""
+keeps its cap. Writes are compare-and-set scripts: one round trip, all or nothing, also
+for a write of several records (a room and a session): Redis runs a script whole."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import time
 
 import redis
 
-from .store import Record, Table, to_evict
+from .store import Record, Table, Write, WriteConflict, to_evict
 
 WRITE = """
 local version = tonumber(redis.call('hget', KEYS[1], 'v') or '0')
@@ -18,6 +19,28 @@ redis.call('hset', KEYS[1], 'v', version + 1, 'd', ARGV[2])
 redis.call('expire', KEYS[1], ARGV[3])
 redis.call('zadd', KEYS[2], ARGV[4], KEYS[1])
 return version + 1
+"""
+WRITE_ALL = """
+local n = #KEYS / 2
+for i = 1, n do
+    local version = tonumber(redis.call('hget', KEYS[2 * i - 1], 'v') or '0')
+    if version ~= tonumber(ARGV[4 * i - 3]) then return -i end
+end
+local versions = {}
+for i = 1, n do
+    local key, index, version = KEYS[2 * i - 1], KEYS[2 * i], tonumber(ARGV[4 * i - 3])
+    if ARGV[4 * i - 2] == '' then
+        redis.call('zrem', index, key)
+        redis.call('del', key)
+        versions[i] = 0
+    else
+        redis.call('hset', key, 'v', version + 1, 'd', ARGV[4 * i - 2])
+        redis.call('expire', key, ARGV[4 * i - 1])
+        redis.call('zadd', index, ARGV[4 * i], key)
+        versions[i] = version + 1
+    end
+end
+return versions
 """
 DELETE = """
 if ARGV[1] ~= '' and redis.call('hget', KEYS[1], 'v') ~= ARGV[1] then return 0 end
@@ -36,6 +59,7 @@ class RedisStore:
         self.client = client
         self.prefix = prefix
         self._write = client.register_script(WRITE)
+        self._write_all = client.register_script(WRITE_ALL)
         self._delete = client.register_script(DELETE)
         self._evict = client.register_script(EVICT)
 
@@ -53,6 +77,17 @@ class RedisStore:
         text, expires = json.dumps(data, separators=(",", ":")), time.time() + table.lifetime
         keys = [self.key(table, key), self.index(table)]
         return self._write(keys=keys, args=[version, text, table.lifetime, expires]) or None
+
+    def write_all(self, writes: list[Write]) -> list[int]:
+        keys, args = [], []
+        for write in writes:
+            text = "" if write.data is None else json.dumps(write.data, separators=(",", ":"))
+            keys += [self.key(write.table, write.key), self.index(write.table)]
+            args += [write.version, text, write.table.lifetime, time.time() + write.table.lifetime]
+        result = self._write_all(keys=keys, args=args)
+        if isinstance(result, int):
+            raise WriteConflict(writes[-result - 1])
+        return result
 
     def delete(self, table: Table, key: str, version: int | None = None) -> bool:
         keys = [self.key(table, key), self.index(table)]

@@ -17,7 +17,7 @@ from .errors import http_error
 from .game import clean_name
 from .play import requested_move
 from .room import Room, RoomError, new_key
-from .roomstore import rooms
+from .roomstore import Change, rooms
 from .urls import public_base, url_for
 
 bp = Blueprint("rooms", __name__, url_prefix="/room")
@@ -46,8 +46,7 @@ def invite():
         )
     except RoomError as exc:
         raise BadRequest(str(exc)) from exc
-    rooms().update(room.id, lambda _: room)
-    leave_rooms(state.take_seat(room.id, key))
+    sit(room.id, key, lambda _: room)
     return to_room(room.id)
 
 
@@ -68,8 +67,7 @@ def events(room_id: str):
 def join(room_id: str):
     key = state.seat_key(room_id) or new_key()
     name = clean_name(request.form.get("name", ""))
-    rooms().update(room_id, lambda room: existing(room).join(key, name))
-    leave_rooms(state.take_seat(room_id, key))
+    sit(room_id, key, lambda room: existing(room).join(key, name))
     return to_room(room_id)
 
 
@@ -130,8 +128,7 @@ def confirm_leave(room_id: str):
 def leave(room_id: str):
     key = state.seat_key(room_id)
     if key is not None:
-        leave_rooms({room_id: key})
-        state.drop_seat(room_id)
+        rooms().change({room_id: leaving(key)}, state.without_seat(room_id))
     return redirect(url_for("play.index"), 303)
 
 
@@ -156,10 +153,17 @@ def act(room_id: str, action: Callable[[Room, int | None], Room]):
     return to_room(room_id)
 
 
-def leave_rooms(seats: dict[str, str]) -> None:
-    """Give up the seats a session left (or dropped to sit elsewhere)."""
-    for room_id, key in seats.items():
-        rooms().update(room_id, lambda room, key=key: room.leave(room.player(key)) if seated(room, key) else room)
+def sit(room_id: str, key: str, change: Change) -> None:
+    """Change the room so that the seat of `key` is in it, and keep the key in the session,
+    giving up its oldest seat past state.MAX_SEATS: the rooms and the session are written
+    together or not at all."""
+    data, dropped = state.with_seat(room_id, key)
+    rooms().change({room_id: change, **{other: leaving(k) for other, k in dropped.items()}}, data)
+
+
+def leaving(key: str) -> Change:
+    """The change that gives up the seat of `key` (none if it has no seat there)."""
+    return lambda room: room.leave(room.player(key)) if seated(room, key) else room
 
 
 def seated(room: Room | None, key: str) -> bool:

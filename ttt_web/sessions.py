@@ -4,7 +4,8 @@ Flask-Session's ServerSideSession as the session object.
 A request reads its session with its version; if it changed the session, the write at the
 end goes through only if nobody wrote in between (compare-and-set). A request that loses
 that race changes nothing and is told that the board changed (409). Nothing is locked, so a
-client that never finishes its request holds nobody but itself.
+client that never finishes its request holds nobody but itself. A request that changes other
+records with the session (a room's seat) writes them all at once (`write_with_session`).
 
 The store's upkeep (expiry, and the cap on how many sessions and rooms it holds) runs after
 a response has been sent, at most once a minute per process, and at once after a new record
@@ -19,26 +20,27 @@ import time
 from pathlib import Path
 
 import redis
-from flask import Flask, Request, Response, request
+from flask import Flask, Request, Response, current_app, request, session
 from flask.sessions import SessionInterface
 from flask_session.base import ServerSideSession
 
 from .errors import SessionChanged, StoreUnavailable, replace_with
 from .redis_store import RedisStore
 from .sqlite_store import SQLiteStore
-from .store import STORE_ERRORS, Store, Table
+from .store import STORE_ERRORS, Store, Table, Write, WriteConflict
 
 STORE_ERROR = "ttt.store_error"  # in the environ: the store failed during this request
 STORED = "ttt.stored"  # in the environ: the request came with a session the store holds
 
 
 class StoredSession(ServerSideSession):
-    """A session and the version of it that the request read (0: a new one)."""
+    """A session, the version of it that the request read (0: a new one) and the version it
+    is at now; `written`: the request wrote it already (with other records)."""
 
     def __init__(self, initial: dict | None = None, sid: str = "", version: int = 0) -> None:
         super().__init__(initial, sid=sid, permanent=True)
-        self.modified = self.accessed = False
-        self.version = version
+        self.modified = self.accessed = self.written = False
+        self.read_version = self.version = version
 
 
 class Sessions(SessionInterface):
@@ -70,21 +72,25 @@ class Sessions(SessionInterface):
             return  # the 503 page of a store that could not be read
         if session.accessed:
             response.vary.add("Cookie")
-        if not session.modified:
+        if session.modified:
+            try:
+                written = self._write(session)
+            except STORE_ERRORS as exc:
+                app.logger.warning("session store unavailable on %s %s: %s", request.method, request.path, exc)
+                return replace_with(response, StoreUnavailable())
+            if not written:
+                return replace_with(response, SessionChanged())
+        elif not session.written:
             return
-        try:
-            written = self._write(session)
-        except STORE_ERRORS as exc:
-            app.logger.warning("session store unavailable on %s %s: %s", request.method, request.path, exc)
-            return replace_with(response, StoreUnavailable())
-        if not written:
-            return replace_with(response, SessionChanged())
+        self._send_cookie(app, session, response)
+
+    def _send_cookie(self, app: Flask, session: StoredSession, response: Response) -> None:
         if not session:
             response.delete_cookie(
                 self.get_cookie_name(app), domain=self.get_cookie_domain(app), path=self.get_cookie_path(app)
             )
             return
-        if not session.version and self.upkeep.over_cap(self.table):
+        if not session.read_version and self.upkeep.over_cap(self.table):
             response.call_on_close(self.upkeep.run)
         response.set_cookie(
             self.get_cookie_name(app),
@@ -98,11 +104,37 @@ class Sessions(SessionInterface):
         )
         response.vary.add("Cookie")
 
+    def write_with(self, session: StoredSession, writes: list[Write], data: dict) -> list[int]:
+        """Write `writes` and the session as `data`, all or none; see write_with_session."""
+        own = None
+        if session.modified or data != dict(session):
+            own = Write(self.table, session.sid, data or None, session.version)
+        try:
+            versions = self.store.write_all([*writes, own] if own else writes) if writes or own else []
+        except WriteConflict as conflict:
+            if conflict.write is own:
+                session.modified = False  # nothing of this request is written, now or at its end
+                raise SessionChanged() from conflict
+            raise
+        if own:
+            session.clear()
+            session.update(data)
+            session.modified, session.written, session.version = False, True, versions[-1]
+        return versions[: len(writes)]
+
     def _write(self, session: StoredSession) -> bool:
         """Store the session, or delete it if it was emptied; False if someone wrote first."""
         if session:
             return self.store.put(self.table, session.sid, dict(session), session.version) is not None
         return not session.version or self.store.delete(self.table, session.sid, session.version)
+
+
+def write_with_session(writes: list[Write], data: dict) -> list[int]:
+    """Make `writes` (records of other tables) and store the session as `data`, in one write
+    that changes all of them or none; the new versions of `writes`. The request's session
+    becomes `data` only if it was written. SessionChanged (409) if another request wrote the
+    session since this one read it; WriteConflict if one of `writes` moved on."""
+    return current_app.session_interface.write_with(session, writes, data)
 
 
 def init_app(app: Flask) -> None:

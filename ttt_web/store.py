@@ -35,6 +35,25 @@ class Record:
     version: int  # 1 for a new record; 0 stands for "there was none" when writing
 
 
+@dataclass(frozen=True, eq=False)
+class Write:
+    """One record's change in a write of several: its new data (None: delete it), made only if
+    the record is still at `version` (0: absent)."""
+
+    table: Table
+    key: str
+    data: dict | None
+    version: int
+
+
+class WriteConflict(Exception):
+    """A write of several was refused whole: the record of `write` moved on since it was read."""
+
+    def __init__(self, write: Write) -> None:
+        super().__init__(f"{write.table.name} {write.key} changed since version {write.version}")
+        self.write = write
+
+
 class Store(Protocol):
     def get(self, table: Table, key: str) -> Record | None:
         """The live record, or None."""
@@ -45,6 +64,10 @@ class Store(Protocol):
 
     def delete(self, table: Table, key: str, version: int | None = None) -> bool:
         """Remove the record (only at `version`, if given); whether it was there."""
+
+    def write_all(self, writes: list[Write]) -> list[int]:
+        """Make every write if each record is still at its version, else none of them (raises
+        WriteConflict naming a record that moved on); the new versions (0 for a delete)."""
 
     def count(self, table: Table) -> int:
         """How many records the table holds."""
