@@ -17,7 +17,9 @@ from tests.page import Page
 from tests.replay import illegal_games
 from ttt_web.app import create_app
 from ttt_web.play import NOT_FROM_HERE
+from ttt_web.redis_store import RedisStore
 from ttt_web.room import Room, seat_hash
+from ttt_web.store import Table
 
 
 def store_env(tmp_path, store, request):
@@ -199,23 +201,98 @@ def test_behind_a_proxy_the_limit_counts_each_forwarded_address(tmp_path):
     assert [newcomer("127.3.0.1"), newcomer("127.3.0.2"), newcomer("127.3.0.1")] == [303, 303, 429]
 
 
+DAY = 86400
+UNLIMITED = {"NEW_SESSION_LIMIT": "100000 per minute", "NEW_SESSION_SITE_LIMIT": "100000 per minute"}
+
+
+def newcomer(app, n: int, **headers):
+    """A first move from a client of its own, on an address of its own (by `n`)."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = f"127.2.{n // 256}.{n % 256}"
+    return client.get(f"/move?n=0&row={n % 3}&col={n // 3 % 3}", headers=headers)
+
+
+@pytest.mark.server
 @pytest.mark.parametrize("store", ["sqlite", "redis"])
-def test_the_store_keeps_at_most_its_cap_and_evicts_the_games_idle_the_longest(tmp_path, request, store):
-    app = flood_app(tmp_path, request, store, NEW_SESSION_LIMIT="100000 per minute", MAX_SESSIONS=100)
-    idle, active = Player(app.test_client()), Player(app.test_client())
+def test_a_full_store_evicts_only_games_idle_a_day_and_refuses_newcomers_with_a_page(tmp_path, request, store):
+    app = flood_app(tmp_path, request, store, **UNLIMITED, MAX_SESSIONS=100)
+    idle, recent, active = (Player(app.test_client()) for _ in range(3))
     idle.move(1, 1)
+    age_every_session(app, 2 * DAY)
+    kept = recent.move(1, 1).marks
+    age_every_session(app, DAY - 3600)  # played 23 hours ago
     page = active.move(1, 1)
-    age_every_session(app, 3600)  # both an hour idle; the active one plays on
-    for n in range(1000):
-        client = app.test_client()
-        client.environ_base["REMOTE_ADDR"] = f"127.2.{n // 256}.{n % 256}"
-        assert client.get(f"/move?n=0&row={n % 3}&col={n // 3 % 3}").status_code == 303
-        if n % 5 == 0:
+    responses = []
+    for n in range(300):
+        responses.append(newcomer(app, n))
+        if n % 5 == 0:  # a player plays on all along
             active.follow(next(iter(page.links.values())))
             page = active.new_game() if active.page().state == "over" else active.page()
-        assert stored_count(app) <= 100, n
-    assert active.page().marks == page.marks
-    assert idle.page().marks == "." * 9  # evicted: its game made room
+    statuses = [r.status_code for r in responses]
+    assert statuses == [303] * 98 + [503] * 202  # 97 free places, and the place of the game idle two days
+    refused = responses[-1]
+    assert int(refused.headers["Retry-After"]) > 0 and "no room for a new one" in refused.text
+    assert "Set-Cookie" not in refused.headers and stored_count(app) == 100
+    assert recent.page().marks == kept and active.page().marks == page.marks
+    assert idle.page().marks == "." * 9  # evicted: two days idle
+    assert not illegal_games(app)
+
+
+@pytest.mark.unit
+def test_new_sessions_for_the_whole_site_are_limited_and_players_play_on(tmp_path, request):
+    app = flood_app(tmp_path, request, "sqlite", NEW_SESSION_SITE_LIMIT="5 per minute")
+    player = Player(app.test_client())
+    page = player.move(1, 1)
+    responses = [newcomer(app, n) for n in range(10)]
+    assert [r.status_code for r in responses] == [303] * 4 + [429] * 6
+    assert "So many new players" in responses[-1].text and 0 < int(responses[-1].headers["Retry-After"]) <= 60
+    assert stored_count(app) == 5
+    player.follow(next(iter(page.links.values())))  # a player with a game is never limited
+    assert player.page().marks.count(".") == 5
+
+
+@pytest.mark.unit
+def test_an_ipv6_network_counts_as_one_address_for_every_per_address_limit(tmp_path, request):
+    app = flood_app(tmp_path, request, "sqlite", NEW_SESSION_LIMIT="2 per minute", NEW_ROOM_LIMIT="2 per minute")
+
+    def status(address, path="/move?n=0&row=1&col=1"):
+        client = app.test_client()
+        client.environ_base["REMOTE_ADDR"] = address
+        return (client.get(path) if path.startswith("/move") else client.post(path)).status_code
+
+    same_64 = ["2001:db8:1:2::1", "2001:db8:1:2:ffff::9", "2001:db8:1:2:abcd::3"]
+    assert [status(address) for address in same_64] == [303, 303, 429]
+    assert status("2001:db8:1:3::1") == 303  # the next /64: another subscriber
+    assert [status(a) for a in ("127.6.0.1", "::ffff:127.6.0.1", "127.6.0.1")] == [303, 303, 429]
+    rooms = [status(f"2001:db8:5:5::{n}", "/room/new") for n in range(1, 4)]
+    assert rooms == [303, 303, 429]
+
+
+@pytest.mark.server
+def test_redis_that_may_evict_is_named_at_start_and_its_evictions_leave_the_count_right(tmp_path, redis_server, caplog):
+    client = redis.Redis.from_url(redis_server.url)
+    client.flushdb()
+    table = Table("sessions", 3600)
+    store = RedisStore(client)
+    used = client.info("memory")["used_memory"]
+    try:
+        client.config_set("maxmemory-policy", "volatile-lru")
+        client.config_set("maxmemory", used + 2_000_000)
+        create_app({"SECRET_KEY": "s", "REDIS_URL": redis_server.url})
+        assert "Set maxmemory-policy noeviction" in caplog.text
+        for n in range(4000):
+            store.put(table, f"player-{n}", {"game": "x" * 1000}, 0)
+        assert client.info("stats")["evicted_keys"] > 0
+    finally:
+        client.config_set("maxmemory", 0)
+        client.config_set("maxmemory-policy", "noeviction")
+    real = sum(1 for _ in client.scan_iter("ttt:sessions:*"))
+    assert store.count(table) > real  # the index still names what Redis evicted
+    store.tidy([table])
+    assert store.count(table) == real
+    caplog.clear()
+    create_app({"SECRET_KEY": "s", "REDIS_URL": redis_server.url})
+    assert "noeviction" not in caplog.text
 
 
 def age_every_session(app, seconds: int) -> None:
@@ -350,7 +427,7 @@ OURS = {
 }
 
 
-@pytest.mark.unit
+@pytest.mark.server
 @pytest.mark.parametrize("headers", NOT_OURS.values(), ids=NOT_OURS.keys())
 def test_a_first_move_that_another_page_sends_is_refused_and_stores_nothing(client, stored, headers):
     response = client.get("/move?n=0&row=1&col=1", headers=headers)
@@ -359,7 +436,7 @@ def test_a_first_move_that_another_page_sends_is_refused_and_stores_nothing(clie
     assert "Set-Cookie" not in response.headers and stored() == 0
 
 
-@pytest.mark.unit
+@pytest.mark.server
 @pytest.mark.parametrize("headers", OURS.values(), ids=OURS.keys())
 def test_a_player_who_follows_their_own_link_plays(client, stored, headers):
     assert client.get("/move?n=0&row=1&col=1", headers=headers).status_code == 303
@@ -395,7 +472,7 @@ def another_tab(app, client, request_it):
     return request_it(tab)
 
 
-@pytest.mark.unit
+@pytest.mark.server
 def test_taking_a_seat_that_loses_the_race_with_a_move_in_another_tab_leaves_no_seat(app, monkeypatch):
     """The other tab's move is written between the join's read of the session and its write."""
     room = app.test_client().post("/room/new").headers["Location"]
@@ -419,7 +496,7 @@ def test_taking_a_seat_that_loses_the_race_with_a_move_in_another_tab_leaves_no_
     assert not illegal_games(app)
 
 
-@pytest.mark.unit
+@pytest.mark.server
 def test_invitations_that_lose_the_race_on_one_cookie_leave_no_room(app, monkeypatch):
     """Five "Invite a friend" on one cookie, each sent while the one before it is under way:
     the last one is written first, and the four it overtook change nothing."""

@@ -1,11 +1,16 @@
 """The store for many hosts: Redis. A record is a hash (`v`, its version; `d`, its JSON) that
 expires `lifetime` seconds after its last write; a table's index (a sorted set by expiry)
 keeps its cap. Writes are compare-and-set scripts: one round trip, all or nothing, also
-for a write of several records (a room and a session): Redis runs a script whole."""
+for a write of several records (a room and a session): Redis runs a script whole.
+
+Redis must never evict a record itself (maxmemory-policy noeviction; `eviction_risk` says
+when it might). If it did, the index would count records that are gone: tidying finds them
+and drops them from the index whenever Redis's count of evicted keys moved on."""
 
 from __future__ import annotations
 
 import json
+import math
 import time
 
 import redis
@@ -42,15 +47,30 @@ for i = 1, n do
 end
 return versions
 """
+FORGET_GONE = """
+local members = redis.call('zrange', KEYS[1], ARGV[1], ARGV[1] + ARGV[2] - 1)
+local gone = 0
+for _, key in ipairs(members) do
+    if redis.call('exists', key) == 0 then
+        redis.call('zrem', KEYS[1], key)
+        gone = gone + 1
+    end
+end
+return {#members, gone}
+"""
+CHECKED = 1000  # index entries checked per script run when looking for evicted records
 DELETE = """
 if ARGV[1] ~= '' and redis.call('hget', KEYS[1], 'v') ~= ARGV[1] then return 0 end
 redis.call('zrem', KEYS[2], KEYS[1])
 return redis.call('del', KEYS[1])
 """
 EVICT = """
-local popped = redis.call('zpopmin', KEYS[1], ARGV[1])
-for i = 1, #popped, 2 do redis.call('del', popped[i]) end
-return #popped / 2
+local oldest = redis.call('zrangebyscore', KEYS[1], '-inf', ARGV[2], 'LIMIT', 0, ARGV[1])
+for _, key in ipairs(oldest) do
+    redis.call('zrem', KEYS[1], key)
+    redis.call('del', key)
+end
+return #oldest
 """
 
 
@@ -62,6 +82,8 @@ class RedisStore:
         self._write_all = client.register_script(WRITE_ALL)
         self._delete = client.register_script(DELETE)
         self._evict = client.register_script(EVICT)
+        self._forget_gone = client.register_script(FORGET_GONE)
+        self.evicted_seen: int | None = None  # Redis's evicted_keys when the index was last checked
 
     def key(self, table: Table, key: str) -> str:
         return f"{self.prefix}{table.name}:{key}"
@@ -97,13 +119,46 @@ class RedisStore:
         return self.client.zcard(self.index(table))
 
     def tidy(self, tables: list[Table]) -> int:
-        """Expired records are gone already (their keys expire); their index entries go here."""
-        removed = 0
+        """Expired records are gone already (their keys expire); their index entries go here,
+        and those of records Redis evicted."""
+        removed = self._forget_evicted(tables)
         for table in tables:
             removed += self.client.zremrangebyscore(self.index(table), "-inf", time.time())
             if excess := to_evict(table, self.count(table)):
-                removed += self._evict(keys=[self.index(table)], args=[excess])
+                until = table.evictable_until(time.time())
+                removed += self._evict(keys=[self.index(table)], args=[excess, "+inf" if until == math.inf else until])
         return removed
+
+    def _forget_evicted(self, tables: list[Table]) -> int:
+        """Drop the index entries of records that are gone though they had not expired (Redis
+        evicted them), if Redis evicted anything since the last look (or this process never
+        looked); how many went."""
+        evicted = self.client.info("stats").get("evicted_keys", 0)
+        if evicted == self.evicted_seen:
+            return 0
+        gone = 0
+        for table in tables:
+            start = 0
+            while True:
+                checked, dropped = self._forget_gone(keys=[self.index(table)], args=[start, CHECKED])
+                gone, start = gone + dropped, start + checked - dropped
+                if checked < CHECKED:
+                    break
+                time.sleep(0)  # under gevent: the worker's other clients go first
+        self.evicted_seen = evicted
+        return gone
+
+    def eviction_risk(self) -> str | None:
+        """Why Redis might evict players' records (its memory limit with a policy other than
+        noeviction); None if it will not, or if its configuration cannot be read."""
+        try:
+            config = self.client.config_get("maxmemory*")
+        except redis.RedisError:
+            return None
+        policy = config.get("maxmemory-policy")
+        if int(config.get("maxmemory") or 0) and policy != "noeviction":
+            return f"Redis has maxmemory {config['maxmemory']} with maxmemory-policy {policy}"
+        return None
 
 
 def _record(version: bytes | None, text: bytes | None) -> Record | None:

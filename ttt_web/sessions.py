@@ -24,7 +24,7 @@ from flask import Flask, Request, Response, current_app, request, session
 from flask.sessions import SessionInterface
 from flask_session.base import ServerSideSession
 
-from .errors import SessionChanged, StoreUnavailable, replace_with
+from .errors import SessionChanged, StoreFull, StoreUnavailable, replace_with
 from .redis_store import RedisStore
 from .sqlite_store import SQLiteStore
 from .store import STORE_ERRORS, Store, Table, Write, WriteConflict
@@ -74,10 +74,12 @@ class Sessions(SessionInterface):
             response.vary.add("Cookie")
         if session.modified:
             try:
-                written = self._write(session)
+                written = self._write(session) if self.has_room(session) else None
             except STORE_ERRORS as exc:
                 app.logger.warning("session store unavailable on %s %s: %s", request.method, request.path, exc)
                 return replace_with(response, StoreUnavailable())
+            if written is None:
+                return replace_with(response, StoreFull())
             if not written:
                 return replace_with(response, SessionChanged())
         elif not session.written:
@@ -109,6 +111,8 @@ class Sessions(SessionInterface):
         own = None
         if session.modified or data != dict(session):
             own = Write(self.table, session.sid, data or None, session.version)
+            if data and not self.has_room(session):
+                raise StoreFull()
         try:
             versions = self.store.write_all([*writes, own] if own else writes) if writes or own else []
         except WriteConflict as conflict:
@@ -121,6 +125,11 @@ class Sessions(SessionInterface):
             session.update(data)
             session.modified, session.written, session.version = False, True, versions[-1]
         return versions[: len(writes)]
+
+    def has_room(self, session: StoredSession) -> bool:
+        """Whether the store may take this session: always, unless it is a new one and the
+        store is full of games played too recently to make room (Table.keep)."""
+        return bool(session.read_version) or not session or self.upkeep.room_for_one_more(self.table)
 
     def _write(self, session: StoredSession) -> bool:
         """Store the session, or delete it if it was emptied; False if someone wrote first."""
@@ -144,6 +153,12 @@ def init_app(app: Flask) -> None:
     if app.config.get("REDIS_URL"):
         client = redis.Redis.from_url(app.config["REDIS_URL"], socket_timeout=2, socket_connect_timeout=2)
         store = RedisStore(client)
+        if risk := store.eviction_risk():
+            app.logger.error(
+                "%s: Redis may evict players' games to make room. Set maxmemory-policy noeviction "
+                "(docs/deploy.md), and maxmemory large enough for MAX_SESSIONS and MAX_ROOMS.",
+                risk,
+            )
     else:
         store = SQLiteStore(app.config["DATABASE"], every_table)
     upkeep = Upkeep(store, every_table, app.config["TIDY_SECONDS"], app.logger)
@@ -171,7 +186,8 @@ def warn_about_file_store(app: Flask) -> None:
 def tables(app: Flask) -> list[Table]:
     """The store's tables: sessions, then rooms. Each has its own cap, so a flood of rooms
     can never be what evicts a player's game."""
-    sessions = Table("sessions", int(app.permanent_session_lifetime.total_seconds()), app.config["MAX_SESSIONS"])
+    lifetime, keep = int(app.permanent_session_lifetime.total_seconds()), int(app.config["KEEP_RECENT_HOURS"] * 3600)
+    sessions = Table("sessions", lifetime, app.config["MAX_SESSIONS"], keep)
     rooms = Table("rooms", int(app.config["ROOM_IDLE_HOURS"] * 3600), app.config["MAX_ROOMS"])
     return [sessions, rooms]
 
@@ -187,7 +203,19 @@ class Upkeep:
 
     def __init__(self, store: Store, tables: list[Table], interval: float, logger: logging.Logger) -> None:
         self.store, self.tables, self.interval, self.logger = store, tables, interval, logger
-        self.next = 0.0
+        self.next = self.next_room = 0.0
+
+    def room_for_one_more(self, table: Table) -> bool:
+        """Whether `table` may take a new record: it is under its cap, or it was once tidying
+        made room. A full table is tidied at once, at most once a second in each process, so a
+        flood of newcomers to a full store costs one tidying a second, not one each."""
+        if not table.cap or self.store.count(table) < table.cap:
+            return True
+        if time.monotonic() < self.next_room:
+            return False
+        self.next_room = time.monotonic() + 1
+        self.store.tidy([table])
+        return self.store.count(table) < table.cap
 
     def schedule(self, response: Response) -> Response:
         if time.monotonic() < self.next:

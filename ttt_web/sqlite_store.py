@@ -148,8 +148,11 @@ class SQLiteStore:
         for table in tables:
             expired = f"DELETE FROM {table.name} WHERE id IN (SELECT id FROM {table.name} WHERE expires <= ? LIMIT ?)"
             removed += self._in_batches(expired, (time.time(),))
-            oldest = f"DELETE FROM {table.name} WHERE id IN (SELECT id FROM {table.name} ORDER BY expires LIMIT ?)"
-            removed += self._in_batches(oldest, (), most=to_evict(table, self.count(table)))
+            oldest = f"SELECT id FROM {table.name} WHERE expires <= ? ORDER BY expires LIMIT ?"
+            until = (table.evictable_until(time.time()),)
+            removed += self._in_batches(
+                f"DELETE FROM {table.name} WHERE id IN ({oldest})", until, most=to_evict(table, self.count(table))
+            )
         return removed
 
     def _in_batches(self, sql: str, parameters: tuple, most: float = math.inf) -> int:

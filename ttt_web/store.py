@@ -7,6 +7,7 @@ Two stores keep them: SQLite, embedded (sqlite_store), and Redis, for many hosts
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from dataclasses import dataclass
 from typing import Protocol
@@ -22,11 +23,18 @@ STORE_ERRORS = (OSError, sqlite3.Error, redis.RedisError)  # the store could not
 @dataclass(frozen=True)
 class Table:
     """A kind of record: its name, how long a record lives after its last write (seconds),
-    and how many records it may hold (0: no cap) before those written the longest ago go."""
+    how many records it may hold (0: no cap) before those written the longest ago go, and
+    for how long after its last write a record is never made to go (`keep`, seconds): a full
+    table whose records are all that recent takes no new one."""
 
     name: str
     lifetime: int
     cap: int = 0
+    keep: int = 0
+
+    def evictable_until(self, now: float) -> float:
+        """The latest expiry of a record that may be evicted (one last written `keep` ago)."""
+        return now + self.lifetime - self.keep if self.keep else math.inf
 
 
 @dataclass(frozen=True)
@@ -73,12 +81,13 @@ class Store(Protocol):
         """How many records the table holds."""
 
     def tidy(self, tables: list[Table]) -> int:
-        """Remove expired records and, past a table's cap, those written the longest ago,
-        down to KEEP_AFTER_EVICTION of it; return how many went."""
+        """Remove expired records and, when a table is full, those written the longest ago
+        (and longer ago than its `keep`), down to KEEP_AFTER_EVICTION of it; how many went."""
 
 
 def to_evict(table: Table, count: int) -> int:
-    """How many records must go from a table that holds `count`."""
-    if not table.cap or count <= table.cap:
+    """How many records must go from a table that holds `count` (one that is full, too, so
+    that it can take a new one)."""
+    if not table.cap or count < table.cap:
         return 0
     return count - int(table.cap * KEEP_AFTER_EVICTION)
