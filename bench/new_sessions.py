@@ -3,12 +3,12 @@
 Served as `make run` serves it (gunicorn.conf.py, 2 gevent workers, SQLite), with the
 default limits. Three things, each printed as a line:
 
-1. A flood of first moves (`GET /move?n=0&row=1&col=1`, no cookie) from 250 loopback
-   addresses (127.1.0.1-250) for --seconds: the answers by status, and how many sessions
-   the store holds afterwards (read from the database itself).
-2. Another site's page with 120 `<img>` tags pointing at a first move, loaded from one
+1. Another site's page with 120 `<img>` tags pointing at a first move, loaded from one
    address (Sec-Fetch-Site: cross-site, Sec-Fetch-Dest: image), then a real newcomer from
    the same address: the answers by status.
+2. A flood of first moves (`GET /move?n=0&row=1&col=1`, no cookie) from 250 loopback
+   addresses (127.1.0.1-250) for --seconds: the answers by status, and how many sessions
+   the store holds afterwards (read from the database itself).
 3. An IPv6 /64: no IPv6 on loopback here, so that part is in tests/test_hostile.py.
 """
 
@@ -77,14 +77,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         env = servers.app_env(Path(tmp))
         with servers.gunicorn(env, workers=2) as base:
+            images = collections.Counter(status(base, "127.0.9.1", IMAGE) for _ in range(120))
+            newcomer = status(base, "127.0.9.1")
+            print(f"120 cross-site images from one address: {dict(images)}; then a newcomer: {newcomer}")
             counts = flood(base, args.seconds, args.threads)
             database = Path(tmp) / "instance" / "ttt.sqlite3"
             answers = dict(sorted(counts.items()))
             print(f"flood, 250 addresses, {args.seconds:.0f} s: {answers}; sessions stored: {stored(database)}")
-            images = collections.Counter(status(base, "127.0.9.1", IMAGE) for _ in range(120))
-            newcomer = status(base, "127.0.9.1")
-            print(f"120 cross-site images from one address: {dict(images)}; then a newcomer: {newcomer}")
-
 
 if __name__ == "__main__":
     main()
