@@ -85,5 +85,6 @@ def main() -> None:
             answers = dict(sorted(counts.items()))
             print(f"flood, 250 addresses, {args.seconds:.0f} s: {answers}; sessions stored: {stored(database)}")
 
+
 if __name__ == "__main__":
     main()

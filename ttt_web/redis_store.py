@@ -83,7 +83,7 @@ class RedisStore:
         self._delete = client.register_script(DELETE)
         self._evict = client.register_script(EVICT)
         self._forget_gone = client.register_script(FORGET_GONE)
-        self.evicted_seen: int | None = None  # Redis's evicted_keys when the index was last checked
+        self.evicted_seen: dict[str, int] = {}  # each table's: Redis's evicted_keys when its index was checked
 
     def key(self, table: Table, key: str) -> str:
         return f"{self.prefix}{table.name}:{key}"
@@ -134,19 +134,21 @@ class RedisStore:
         evicted them), if Redis evicted anything since the last look (or this process never
         looked); how many went."""
         evicted = self.client.info("stats").get("evicted_keys", 0)
-        if evicted == self.evicted_seen:
-            return 0
         gone = 0
         for table in tables:
-            start = 0
-            while True:
-                checked, dropped = self._forget_gone(keys=[self.index(table)], args=[start, CHECKED])
-                gone, start = gone + dropped, start + checked - dropped
-                if checked < CHECKED:
-                    break
-                time.sleep(0)  # under gevent: the worker's other clients go first
-        self.evicted_seen = evicted
+            if self.evicted_seen.get(table.name) != evicted:
+                gone += self._forget_gone_from(table)
+                self.evicted_seen[table.name] = evicted
         return gone
+
+    def _forget_gone_from(self, table: Table) -> int:
+        gone = start = 0
+        while True:
+            checked, dropped = self._forget_gone(keys=[self.index(table)], args=[start, CHECKED])
+            gone, start = gone + dropped, start + checked - dropped
+            if checked < CHECKED:
+                return gone
+            time.sleep(0)  # under gevent: the worker's other clients go first
 
     def eviction_risk(self) -> str | None:
         """Why Redis might evict players' records (its memory limit with a policy other than

@@ -108,13 +108,11 @@ class Sessions(SessionInterface):
 
     def write_with(self, session: StoredSession, writes: list[Write], data: dict) -> list[int]:
         """Write `writes` and the session as `data`, all or none; see write_with_session."""
-        own = None
-        if session.modified or data != dict(session):
-            own = Write(self.table, session.sid, data or None, session.version)
-            if data and not self.has_room(session):
-                raise StoreFull()
+        own = self._session_write(session, data)
+        if not writes and own is None:
+            return []
         try:
-            versions = self.store.write_all([*writes, own] if own else writes) if writes or own else []
+            versions = self.store.write_all([*writes, own] if own else writes)
         except WriteConflict as conflict:
             if conflict.write is own:
                 session.modified = False  # nothing of this request is written, now or at its end
@@ -125,6 +123,15 @@ class Sessions(SessionInterface):
             session.update(data)
             session.modified, session.written, session.version = False, True, versions[-1]
         return versions[: len(writes)]
+
+    def _session_write(self, session: StoredSession, data: dict) -> Write | None:
+        """The write that stores the session as `data` (None: it is unchanged). StoreFull if
+        it would be a new session and the store has no room for one."""
+        if not session.modified and data == dict(session):
+            return None
+        if data and not self.has_room(session):
+            raise StoreFull()
+        return Write(self.table, session.sid, data or None, session.version)
 
     def has_room(self, session: StoredSession) -> bool:
         """Whether the store may take this session: always, unless it is a new one and the
