@@ -51,17 +51,22 @@ class Rooms:
         that someone else changed meanwhile is changed again as it is now. The rooms as they
         are now (None: gone)."""
         for _ in range(ATTEMPTS):
-            found = {room_id: self.read(room_id) for room_id in changes}
-            new = {room_id: change(found[room_id][0]) for room_id, change in changes.items()}
-            writes = [self._write(room_id, *found[room_id], new[room_id]) for room_id in changes]
-            writes = [write for write in writes if write is not None]
-            try:
-                self._commit(writes, session_data)
-            except WriteConflict:
-                continue
-            self._written(writes)
-            return new
+            if (now := self._try(changes, session_data)) is not None:
+                return now
         raise RoomError("Someone else changed the room at the same moment. Here it is now; please try again.")
+
+    def _try(self, changes: dict[str, Change], session_data: dict | None) -> dict[str, Room | None] | None:
+        """One try of `change`; None if a room moved on between its read and the write."""
+        found = {room_id: self.read(room_id) for room_id in changes}
+        new = {room_id: change(found[room_id][0]) for room_id, change in changes.items()}
+        writes = [self._write(room_id, *found[room_id], new[room_id]) for room_id in changes]
+        writes = [write for write in writes if write is not None]
+        try:
+            self._commit(writes, session_data)
+        except WriteConflict:
+            return None
+        self._written(writes)
+        return {room_id: None if room is None or room.empty else room for room_id, room in new.items()}
 
     def _commit(self, writes: list[Write], session_data: dict | None) -> None:
         if session_data is not None:
