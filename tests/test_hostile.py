@@ -1,6 +1,7 @@
-"""Traffic meant to hurt other players: slow clients, racing requests on one cookie, lost
-lock folders (in test_store_faults), session floods. Real servers run under the project's
-gunicorn.conf.py, as `make run` and the README's deployment do."""
+"""Traffic meant to hurt other players: slow clients, unfinished bodies, idle keep-alive
+connections, racing requests on one cookie, floods of sessions and rooms. (A store that
+fails or a worker killed mid-write: test_store_faults.) Real servers run under the project's
+gunicorn.conf.py, as `make run` and docs/deploy.md's deployment do."""
 
 import contextlib
 import random
@@ -42,9 +43,9 @@ def play_timed(player: Player) -> tuple[float, float]:
 @pytest.mark.server
 @pytest.mark.parametrize("deployment", ["make run", "production"])
 def test_256_slow_clients_do_not_stall_a_player(tmp_path, request, deployment):
-    if deployment == "make run":  # the README's command itself: 2 workers, the file store
+    if deployment == "make run":  # `make run` itself: 2 workers, SQLite
         server = servers.make_run(servers.app_env(tmp_path))
-    else:  # the README's command on each host: 4 workers, Redis
+    else:  # docs/deploy.md's command on each host: 4 workers, Redis
         server = servers.gunicorn(store_env(tmp_path, "redis", request), workers=4)
     with server as base:
         player = Player(servers.HttpClient(base, timeout=5))
