@@ -28,6 +28,7 @@ from . import (
     urls,
 )
 from . import tictactoe as ttt
+from .learn import views as learn_views
 from .store import STORE_ERRORS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,9 +101,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.cli.add_command(grade.command)
     app.register_blueprint(practice.bp)
     app.register_blueprint(rooms.bp)
+    app.register_blueprint(learn_views.bp)
     limits.init_app(app)  # limits the rooms' invitations: after the blueprints
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
     explore.warm(app)  # and what the explorer's first page shows
+    learn_views.warm()  # and the empty board's traces
     return app
 
 
