@@ -48,6 +48,8 @@ def traced(text: str, pruning: bool):
         abort(404, str(error))
     steps, calls = core_trace.total(text, pruning)
     lines = core_trace.code(step.top.function, words.role(step.top) == "MAX", pruning)
+    first = step.frames[0]
+    root_lines = core_trace.code(first.function, words.role(first) == "MAX", pruning) if len(step.frames) > 1 else ()
     page = render_template(
         "learn/trace.html",
         root=text,
@@ -57,6 +59,7 @@ def traced(text: str, pruning: bool):
         pruning=pruning,
         endpoint=endpoint,
         lines=lines,
+        root_lines=root_lines,
         says=words.says(step),
         w=words,
     )
