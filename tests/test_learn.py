@@ -9,8 +9,8 @@ import pytest
 
 from tests import depthlimit, tracer
 from tests.judge import alphabeta as judge_alphabeta
-from tests.judge import minimax as judge_minimax
 from tests.judge import is_over, reachable
+from tests.judge import minimax as judge_minimax
 from tests.page import Page
 from ttt_web import core_drill, core_limited, core_trace
 
