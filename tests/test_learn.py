@@ -9,7 +9,7 @@ import pytest
 
 from tests import depthlimit, tracer
 from tests.judge import alphabeta as judge_alphabeta
-from tests.judge import is_over, reachable
+from tests.judge import children, is_over, reachable, to_move
 from tests.judge import minimax as judge_minimax
 from tests.page import Page
 from ttt_web import core_drill, core_limited, core_trace
@@ -133,6 +133,14 @@ def test_the_limited_page_states_the_values_of_the_independent_search(client):
         assert int(row.attrs["data-estimate"]) == depthlimit.limited(child, 1, "weighted")[0]
         assert int(row.attrs["data-exact"]) == judge_minimax(child)
     assert "9 characters" in page(client, "/learn/limited/X?depth=2", 400).html
+    listed = [a.attrs["href"] for a in shown["mistake-list"].iter("a")]
+    for href in listed:  # each position listed goes wrong, by the independent search and judge
+        position = href.split("/")[3].split("?")[0]
+        kids, pick = children(position), max if to_move(position) == "X" else min
+        estimates = {n: depthlimit.limited(child, 1, "weighted")[0] for n, child in kids.items()}
+        chosen = pick(estimates, key=estimates.get)
+        assert judge_minimax(kids[chosen]) != pick(judge_minimax(child) for child in kids.values())
+    assert len(listed) == 6
     assert "depth limit" in page(client, "/learn/limited/X...O....?depth=10", 400).html
 
 

@@ -76,12 +76,15 @@ def limited(text: str):
     if depth not in core_limited.DEPTHS or evaluation not in core_limited.EVALUATIONS:
         abort(400, "Choose a depth limit from 1 to 9 and one of the evaluations offered.")
     found = core_limited.compare(text, depth, evaluation)
+    live, wrong = core_limited.mistakes(depth, evaluation)
     page = render_template(
         "learn/limited.html",
         found=found,
         depths=core_limited.DEPTHS,
         evaluations=core_limited.EVALUATIONS.values(),
         win=core_limited.WIN,
+        live=live,
+        wrong=wrong,
         w=words,
     )
     return cached(page)
