@@ -39,6 +39,7 @@ def play_timed(player: Player) -> tuple[float, float]:
     return load, move
 
 
+@pytest.mark.server
 @pytest.mark.parametrize("deployment", ["make run", "production"])
 def test_256_slow_clients_do_not_stall_a_player(tmp_path, request, deployment):
     if deployment == "make run":  # the README's command itself: 2 workers, the file store
@@ -55,6 +56,7 @@ def test_256_slow_clients_do_not_stall_a_player(tmp_path, request, deployment):
                 assert load < 1 and move < 1, (load, move)
 
 
+@pytest.mark.server
 @pytest.mark.parametrize("store", ["sqlite", "redis"])
 def test_unfinished_bodies_hold_nobody_but_themselves(tmp_path, request, store):
     """256 POSTs with made-up cookies whose bodies never finish, and a spectator's resign of a
@@ -86,6 +88,7 @@ def score(page: Page) -> tuple[str, str, str]:
     return element.attrs["data-wins"], element.attrs["data-losses"], element.attrs["data-draws"]
 
 
+@pytest.mark.server
 @pytest.mark.parametrize("store", ["sqlite", "redis"])
 def test_racing_a_new_game_never_loses_the_score_or_the_options(tmp_path, request, store):
     with servers.gunicorn(store_env(tmp_path, store, request), workers=2) as base:
@@ -272,6 +275,7 @@ def test_head_on_a_move_link_plays_nothing(play, stored):
     assert play.page().marks == page.marks
 
 
+@pytest.mark.server
 def test_idle_keep_alive_connections_from_one_address_cannot_take_every_place(tmp_path):
     """One address holds more idle keep-alive connections than the server has places
     (workers x worker_connections): past its share it is refused, and a player on another
@@ -287,6 +291,7 @@ def test_idle_keep_alive_connections_from_one_address_cannot_take_every_place(tm
                 assert load < 1 and move < 1, (load, move)
 
 
+@pytest.mark.server
 def test_gunicorn_leaves_no_control_socket_behind(tmp_path):
     home = tmp_path / "home"
     env = servers.app_env(tmp_path, HOME=str(home), XDG_RUNTIME_DIR="")
@@ -295,6 +300,7 @@ def test_gunicorn_leaves_no_control_socket_behind(tmp_path):
     assert not (home / ".gunicorn").exists()
 
 
+@pytest.mark.server
 def test_a_body_shorter_than_its_content_length_changes_nothing(tmp_path):
     """A POST that announces 1,000 bytes and hangs up after 14 has not said what it meant:
     no new game, no new session."""

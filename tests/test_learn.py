@@ -12,7 +12,9 @@ from tests.judge import alphabeta as judge_alphabeta
 from tests.judge import children, is_over, reachable, to_move
 from tests.judge import minimax as judge_minimax
 from tests.page import Page
-from ttt_web import core_drill, core_limited, core_trace
+from ttt_web.core import drill as core_drill
+from ttt_web.core import limited as core_limited
+from ttt_web.core import trace as core_trace
 
 pytestmark = pytest.mark.unit
 EMPTY = "." * 9
@@ -92,8 +94,10 @@ def test_a_step_deep_in_the_empty_board_costs_what_an_early_one_does():
             core_trace.step(EMPTY, number, False)
         return time.perf_counter() - start
 
-    early, late = min(timed(5) for _ in range(3)), min(timed(2_494_000) for _ in range(3))
-    assert late < 15 * early  # O(depth x branching), not O(k): k is 500,000 times larger
+    early = min(timed(core_trace.step_of_call(EMPTY, 8, False)) for _ in range(5))  # the first call 7 deep
+    late = min(timed(core_trace.step_of_call(EMPTY, 549_946, False)) for _ in range(5))  # the last call
+    assert core_trace.step(EMPTY, core_trace.step_of_call(EMPTY, 8, False), False).top.depth == 7
+    assert late < 10 * early  # each level scans at most 9 siblings: O(depth x branching), not O(k)
 
 
 @pytest.mark.parametrize("evaluation", list(core_limited.EVALUATIONS))

@@ -11,6 +11,8 @@ from tests import servers, test_rooms
 from tests.page import Page
 from tests.test_rooms import Seat
 
+pytestmark = pytest.mark.server
+
 FAST = 0.3  # seconds: a change reaches the other player's stream within this
 
 

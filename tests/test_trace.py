@@ -8,7 +8,7 @@ import pytest
 
 from tests import tracer
 from tests.judge import calls, reachable
-from ttt_web import core_trace
+from ttt_web.core import trace as core_trace
 
 pytestmark = pytest.mark.unit
 EMPTY = "." * 9

@@ -11,25 +11,19 @@ from pathlib import Path
 from flask import Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import (
-    errors,
-    explore,
-    games,
-    grade,
-    limits,
-    play,
-    practice,
-    retry,
-    review,
-    rooms,
-    roomstore,
-    security,
-    sessions,
-    urls,
-)
-from . import tictactoe as ttt
+from . import grade
+from .core import tictactoe as ttt
+from .explore import views as explore
 from .learn import views as learn_views
-from .store import STORE_ERRORS
+from .play import games
+from .play import views as play
+from .practice import views as practice
+from .review import retry
+from .review import views as review
+from .rooms import store as roomstore
+from .rooms import views as rooms
+from .store.base import STORE_ERRORS
+from .web import errors, limits, security, sessions, urls
 
 ROOT = Path(__file__).resolve().parent.parent
 

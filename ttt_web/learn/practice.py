@@ -9,9 +9,10 @@ import string
 
 from flask import Blueprint, Response, abort, redirect, render_template, request
 
-from .. import core_drill as drill
-from ..costs import EMPTY_BOARD, over, reachable
-from ..urls import url_for
+from ..core import drill
+from ..core.costs import EMPTY_BOARD, over, reachable
+from ..web.caching import PUBLIC_FOR_A_DAY
+from ..web.urls import url_for
 from . import words
 
 bp = Blueprint("drill", __name__, url_prefix="/practice")
@@ -61,7 +62,7 @@ def page(mode: str, fields, graded: bool = False) -> Response:
         why={path: reason(mode, path, nodes, values, visits, pruned) for path in wrong},
         w=words,
     )
-    return Response(html, headers={"Cache-Control": "no-store" if graded else "public, max-age=3600"})
+    return Response(html, headers={"Cache-Control": "no-store" if graded else PUBLIC_FOR_A_DAY})
 
 
 def exercise(fields) -> tuple[drill.Tree, dict[str, str], bool]:

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, redirect, render_template, request
 
-from .. import core_limited, core_trace
-from ..costs import EMPTY_BOARD, over, reachable
-from ..urls import url_for
+from ..core import limited as core_limited
+from ..core import trace as core_trace
+from ..core.costs import EMPTY_BOARD, over, reachable
+from ..web.caching import PUBLIC_FOR_A_DAY
+from ..web.urls import url_for
 from . import practice, words
 
 bp = Blueprint("learn", __name__, url_prefix="/learn")
-CACHE = "public, max-age=3600"
+CACHE = PUBLIC_FOR_A_DAY  # a page that depends on its URL alone
 POSITION_HELP = "A position is 9 characters read row by row: X, O or a dot for an empty cell, like X...O...."
 DEFAULT_LIMITED = "X...O...."
 bp.register_blueprint(practice.bp)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from .. import core_trace as tr
+from ..core import trace as tr
 
 MINUS = "\N{MINUS SIGN}"
 COLUMNS = "abc"
