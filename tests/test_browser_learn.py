@@ -82,3 +82,15 @@ def test_practice_graded_in_the_browser(page: Page):
     )
     assert_accessible(page)
     page.screenshot(path=servers.ROOT / "screenshots" / "learn-backup-graded-1280x800.png", full_page=True)
+
+
+def test_pruning_graded_in_the_browser(page: Page):
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto("/learn/practice/prune?tree=((3,12,8),(2,4,6),(14,5,2))")
+    page.check("input[name='cut-11']")
+    click_through(page.locator("#drill-form button"))
+    expect(page.locator("#drill-score")).to_have_attribute("data-right", "11")
+    expect(page.locator("li.decides")).to_have_attribute("data-path", "1")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert_accessible(page)
+    page.screenshot(path=servers.ROOT / "screenshots" / "learn-prune-graded-360x740.png", full_page=True)

@@ -199,6 +199,8 @@ def test_pruning_is_graded_against_the_independent_alphabeta(client):
     shown = Page(client.post("/learn/practice/prune", data={"tree": tree, "cut-11": "on"}).text)
     assert shown["drill-score"].attrs["data-right"] == "11"
     assert "2 ≤ α = 3" in shown["why"].text
+    framed = [li.attrs["data-path"] for li in shown["tree"].iter("li") if "decides" in li.attrs["class"]]
+    assert framed == ["1"]  # C, whose window and first leaf cut the branch off
 
 
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)

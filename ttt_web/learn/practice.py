@@ -60,6 +60,8 @@ def page(mode: str, fields, graded: bool = False) -> Response:
         graded=graded,
         right=len(marks) - len(wrong),
         why={path: reason(mode, path, nodes, values, visits, pruned) for path in wrong},
+        deciding={path if mode == "backup" else path[:-1] for path in wrong},
+        visits={v.path: v for v in visits},
         w=words,
     )
     return Response(html, headers={"Cache-Control": "no-store" if graded else PUBLIC_FOR_A_DAY})
