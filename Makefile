@@ -1,4 +1,4 @@
-# The two commands: `make run` and `make test`. Everything else here serves them.
+# The two commands: `make run` and `make test`; `make check` is the fast loop. Everything else here serves them.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -34,6 +34,8 @@ bench: $(VENV)/.test-installed system-packages
 	$(PY) bench/load.py
 	$(PY) bench/slow_clients.py
 	$(PY) bench/streams.py
+	$(PY) bench/new_sessions.py
+	$(PY) bench/seat_race.py
 	$(PY) bench/wrk.py
 
 $(PY):

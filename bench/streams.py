@@ -3,7 +3,7 @@
 `make run` (gevent workers, SQLite) holds N open event streams (one client process, raw
 sockets from 250 loopback addresses: the server bounds connections per address), while two
 players play: each move's time from the request to its arrival on the other player's
-stream, and a third player's page load and move. Then the same on the README's Redis setup
+stream, and a third player's page load and move. Then the same on docs/deploy.md's Redis setup
 with two gunicorn instances: the move made on one, the streams held by the other. The
 streams follow rooms of their own (one spectator per room) or, with --same-room, the
 players' room. Prints medians and 95th percentiles, and the workers' memory per stream.
@@ -32,7 +32,11 @@ from tests.test_live import events_path  # noqa: E402
 from tests.test_rooms import Seat  # noqa: E402
 
 # The bench makes its spectators' rooms from one address, faster than people would.
-UNLIMITED = {"TTT_NEW_ROOM_LIMIT": "100000 per minute", "TTT_NEW_SESSION_LIMIT": "100000 per minute"}
+UNLIMITED = {
+    "TTT_NEW_ROOM_LIMIT": "100000 per minute",
+    "TTT_NEW_SESSION_LIMIT": "100000 per minute",
+    "TTT_NEW_SESSION_SITE_LIMIT": "100000 per minute",
+}
 
 
 class Streams:

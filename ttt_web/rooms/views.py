@@ -1,6 +1,6 @@
 """Rooms: play a friend on another device through a link. The room's game lives in the shared
-store (roomstore); each player's session keeps only the key to its seat. With JavaScript, a
-room's page follows the room's event stream (roomstream) and never reloads by itself;
+store (rooms.store); each player's session keeps only the key to its seat. With JavaScript, a
+room's page follows the room's event stream (rooms.stream) and never reloads by itself;
 without it, a player who waits gets a page that reloads itself (a meta refresh, which the
 player can turn off), and a page with a form to fill never does."""
 
@@ -20,12 +20,11 @@ from ..web import player
 from ..web.errors import http_error
 from ..web.moves import requested_move
 from ..web.urls import public_base, url_for
-from .store import rooms
+from .store import Change, rooms
 
 bp = Blueprint("rooms", __name__, url_prefix="/room")
 
 CLOSED = "This room has closed: rooms close when both players have left, or after a day with no move."
-CROSS_SITE = "A move in a room can only be made from the room's own page."
 
 
 @bp.errorhandler(RoomError)
@@ -47,8 +46,7 @@ def invite():
         room = Room.open(key, lambda room_id: base + url_for("rooms.room", room_id=room_id), clean_name(typed))
     except RoomError as exc:  # said beside the field, what was typed kept
         return render_template("rooms/new.html", error=str(exc), typed=typed, token=game.token if game else ""), 400
-    rooms().update(room.id, lambda _: room)
-    leave_rooms(player.take_seat(room.id, key))
+    sit(room.id, key, lambda _: room)
     return to_room(room.id)
 
 
@@ -69,17 +67,14 @@ def events(room_id: str):
 def join(room_id: str):
     key = player.seat_key(room_id) or new_key()
     name = clean_name(request.form.get("name", ""))
-    rooms().update(room_id, lambda room: existing(room).join(key, name))
-    leave_rooms(player.take_seat(room_id, key))
+    sit(room_id, key, lambda room: existing(room).join(key, name))
     return to_room(room_id)
 
 
 @bp.get("/<room_id>/move")
 def move(room_id: str):
     """A move is a link (a GET, so that the board works without JavaScript); one that another
-    site's page made the browser follow is refused, whatever it carries."""
-    if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
-        raise RoomError(CROSS_SITE, 403)
+    site's page made the browser follow is refused (requested_move), whatever it carries."""
     number, cell = requested_move(RoomError)
     token = request.args.get("game", "")
     return act(room_id, lambda room, who: room.play(who, cell, number, token))
@@ -133,9 +128,17 @@ def confirm_leave(room_id: str):
 def leave(room_id: str):
     key = player.seat_key(room_id)
     if key is not None:
-        leave_rooms({room_id: key})
-        player.drop_seat(room_id)
+        remember_leaving(rooms().get(room_id), key)  # kept in the session data written below
+        rooms().change({room_id: leaving(key)}, player.without_seat(room_id))
     return redirect(url_for("play.index"), 303)
+
+
+def remember_leaving(room: Room | None, key: str) -> None:
+    """The round a player leaves, over or resigned by leaving, in their list of games."""
+    if seated(room, key):
+        who = room.player(key)
+        remember(room, who)
+        remember(room.leave(who), who)
 
 
 @bp.post("/<room_id>/refresh")
@@ -168,19 +171,17 @@ def remember(room: Room, who: int | None) -> None:
         player.remember_round(roompage.round_game(room), room.mark(who), outcome, room.resigned is not None)
 
 
-def leave_rooms(seats: dict[str, str]) -> None:
-    """Give up the seats a session left (or dropped to sit elsewhere)."""
-    for room_id, key in seats.items():
-        rooms().update(room_id, lambda room, key=key: left(room, room.player(key)) if seated(room, key) else room)
+def sit(room_id: str, key: str, change: Change) -> None:
+    """Change the room so that the seat of `key` is in it, and keep the key in the session,
+    giving up its oldest seat past player.MAX_SEATS: the rooms and the session are written
+    together or not at all."""
+    data, dropped = player.with_seat(room_id, key)
+    rooms().change({room_id: change, **{other: leaving(k) for other, k in dropped.items()}}, data)
 
 
-def left(room: Room, who: int) -> Room:
-    """The room once `who` left it; the round they leave (over, or resigned by leaving) is kept
-    in their list of games."""
-    remember(room, who)
-    after = room.leave(who)
-    remember(after, who)
-    return after
+def leaving(key: str) -> Change:
+    """The change that gives up the seat of `key` (none if it has no seat there)."""
+    return lambda room: room.leave(room.player(key)) if seated(room, key) else room
 
 
 def seated(room: Room | None, key: str) -> bool:
