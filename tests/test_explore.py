@@ -116,9 +116,23 @@ def assert_alphabeta_shown(page: Page, pos: str) -> None:
     nodes = [e.attrs for e in page["alphabeta"].iter() if "data-returned" in e.attrs or "data-pruned" in e.attrs]
     assert [n["data-position"] for n in nodes if "data-pruned" not in n] == visited, pos
     assert [n["data-position"] for n in nodes if "data-pruned" in n] == pruned, pos
+    assert_bounds_as_the_judge_proves(nodes, pos)
     counts = page["alphabeta-counts"].attrs
     assert int(counts["data-visited"]) == len(visited), pos
     assert int(counts["data-visited"]) + int(counts["data-skipped"]) == int(shown["data-plain"]), pos
+
+
+def assert_bounds_as_the_judge_proves(nodes: list[dict], pos: str) -> None:
+    """Each drawn node returns what an independent alpha-beta returns; "=" only where that is
+    the minimax value, "≥" and "≤" only where it is a true bound, and a node searched fully,
+    down to the end, is never labelled a bound."""
+    searched = judge.preorder(judge.alphabeta_tree(pos, -2, 2))
+    drawn = [n for n in nodes if "data-pruned" not in n]
+    assert [(n["data-position"], int(n["data-returned"])) for n in drawn] == [(s["pos"], s["returned"]) for s in searched]
+    for node, found in zip(drawn, searched, strict=True):
+        truth, returned, bound = judge.minimax(found["pos"]), found["returned"], node["data-bound"]
+        assert {"=": truth == returned, "≥": truth >= returned, "≤": truth <= returned}[bound], (pos, node)
+        assert bound == "=" or not judge.fully_searched(found), (pos, node)
 
 
 @pytest.mark.parametrize(
