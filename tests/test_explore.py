@@ -135,6 +135,23 @@ def assert_bounds_as_the_judge_proves(nodes: list[dict], pos: str) -> None:
         assert bound == "=" or not judge.fully_searched(found), (pos, node)
 
 
+@pytest.mark.parametrize("pos", [".........", "XX.OO....", "X........", "XO.XO....", "XOXOX....", "XXOOOXX.."])
+def test_the_tree_says_which_nodes_take_the_max_and_which_the_min(client, pos):
+    page = Page(client.get(f"/explore/{pos}").text)
+    kind = {"X": ("MAX", "max"), "O": ("MIN", "min")}
+    role, pick = kind[judge.to_move(pos)]
+    below = {judge.to_move(kid) for kid in judge.children(pos).values() if not judge.is_over(kid)}
+    rule = page["tree-rule"].text
+    assert f"this position is a {role} node: its value is the {pick} of its moves' values" in rule
+    for mover in below:  # every live child has the other player to move
+        assert f"each move leads to a {kind[mover][0]} node (or a finished game), whose value is the {kind[mover][1]}" in rule
+    for link in page["tree"].iter("a"):
+        child = link.attrs["data-position"]
+        if child in judge.children(pos).values():
+            label = link.text
+            assert f" · {kind[judge.to_move(child)][0]} " in label or judge.is_over(child), (child, label)
+
+
 @pytest.mark.parametrize(
     ("pos", "status"),
     [("abc", 400), ("XX.OO...", 400), ("XX.OO....x", 400), ("XXX......", 404), ("OO.......", 404), ("XXXOOOXO.", 404)],
