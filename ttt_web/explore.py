@@ -15,7 +15,7 @@ from flask import Blueprint, Flask, Response, abort, render_template, request
 from . import search
 from . import tictactoe as ttt
 from .board import in_words, outlook, position_view
-from .bugs import BUGS, game, telling_position
+from .bugs import BUGS, game, slower_wins, telling_position
 from .costs import EMPTY_BOARD, alphabeta, board, costs, moves, over, reachable, to_move
 from .game import Game, action_name, cell_name, format_moves
 from .judging import judge, principal_variation
@@ -34,8 +34,9 @@ def start():
 
 @bp.get("/bugs")
 def bugs_shown():
-    """Three classic minimax bugs: each one's line of code, why it is wrong, the first
-    position where it plays a worse move, and its games against the real engine."""
+    """A real minimax bug and two kinds of legal but weaker play: each one's line of code,
+    what it gets wrong, the first position where it may play a move the engine would not,
+    and its games against the real engine."""
     shown = []
     for bug in BUGS:
         text, action = telling_position(bug.slug)
@@ -44,7 +45,9 @@ def bugs_shown():
         games = {side: format_moves(cells) for side, cells in played.items()}
         results = {side: result_text(Game(token="", mode="friend", moves=cells)) for side, cells in played.items()}
         shown.append((bug, text, judged, games, results))
-    response = Response(render_template("explore/bugs.html", shown=shown, outlook=outlook, cell=action_name))
+    response = Response(
+        render_template("explore/bugs.html", shown=shown, slower=slower_wins(), outlook=outlook, cell=action_name)
+    )
     return cached(response)
 
 
@@ -130,6 +133,7 @@ def warm(app: Flask) -> None:
     visitor asks for it."""
     with app.test_request_context("/explore/"):
         start()
+    slower_wins()  # the bugs page's figures, worked out over every won position
 
 
 @functools.lru_cache(maxsize=1024)
