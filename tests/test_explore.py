@@ -128,7 +128,8 @@ def assert_bounds_as_the_judge_proves(nodes: list[dict], pos: str) -> None:
     down to the end, is never labelled a bound."""
     searched = judge.preorder(judge.alphabeta_tree(pos, -2, 2))
     drawn = [n for n in nodes if "data-pruned" not in n]
-    assert [(n["data-position"], int(n["data-returned"])) for n in drawn] == [(s["pos"], s["returned"]) for s in searched]
+    expected = [(s["pos"], s["returned"]) for s in searched]
+    assert [(n["data-position"], int(n["data-returned"])) for n in drawn] == expected
     for node, found in zip(drawn, searched, strict=True):
         truth, returned, bound = judge.minimax(found["pos"]), found["returned"], node["data-bound"]
         assert {"=": truth == returned, "≥": truth >= returned, "≤": truth <= returned}[bound], (pos, node)
@@ -144,7 +145,8 @@ def test_the_tree_says_which_nodes_take_the_max_and_which_the_min(client, pos):
     rule = page["tree-rule"].text
     assert f"this position is a {role} node: its value is the {pick} of its moves' values" in rule
     for mover in below:  # every live child has the other player to move
-        assert f"each move leads to a {kind[mover][0]} node (or a finished game), whose value is the {kind[mover][1]}" in rule
+        other, pick = kind[mover]
+        assert f"each move leads to a {other} node (or a finished game), whose value is the {pick}" in rule
     for link in page["tree"].iter("a"):
         child = link.attrs["data-position"]
         if child in judge.children(pos).values():
