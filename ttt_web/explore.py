@@ -10,11 +10,13 @@ import functools
 import itertools
 import math
 
-from flask import Blueprint, Flask, Response, abort, render_template, request
+from flask import Blueprint, Flask, Response, abort, redirect, render_template, request
 
+from . import answer as answers
 from . import search
 from . import tictactoe as ttt
 from .board import in_words, outlook, position_view
+from .pasted import BoardError, parse
 from .bugs import BUGS, game, slower_wins, telling_position
 from .costs import EMPTY_BOARD, alphabeta, board, costs, moves, over, reachable, to_move
 from .game import Game, action_name, cell_name, format_moves
@@ -51,14 +53,41 @@ def bugs_shown():
     return cached(response)
 
 
+@bp.get("/paste")
+def paste():
+    """A board as the student has it: its explorer page, or the form again with the reason
+    it cannot be read or reached, the text kept."""
+    pasted = request.args.get("board", "")
+    try:
+        found = parse(pasted)
+    except BoardError as error:
+        page = render_template("explore/paste.html", pasted=pasted, paste_error=str(error) if pasted else "")
+        return cached(Response(page, status=400 if pasted else 200))
+    return redirect(here(found), code=303)
+
+
 @bp.get("/<text>")
 def position(text: str):
     checked(text)
     links = {n: here(child) for n, child in moves(text)}
-    page = render_template(
-        "explore/position.html", **explained(text), **helpers(), view=position_view(text, teach_on=True, links=links)
-    )
+    view = position_view(text, teach_on=True, links=links)
+    student = students_answer(text)
+    if student and student.action in {(c.row, c.col) for row in view.rows for c in row}:
+        marked = view.rows[student.action[0]][student.action[1]]
+        marked.classes += " student"
+        marked.label += "; your minimax's answer"
+    page = render_template("explore/position.html", **explained(text), **helpers(), view=view, answer=student)
     return cached(Response(page))
+
+
+def students_answer(text: str) -> answers.Answer | None:
+    """The answer `?student=i,j` (or `none`) gives, judged on `text`; 400 if it is not written so."""
+    if "student" not in request.args:
+        return None
+    try:
+        return answers.check(text, answers.read(request.args["student"]))
+    except answers.AnswerError as error:
+        abort(400, str(error))
 
 
 @bp.get("/<text>/trace/<int:step>")
@@ -120,7 +149,15 @@ def helpers() -> dict:
         "cell_name": cell_name,
         "role_of": search.role,
         "shown": shown,
+        "ij": ij,
+        "cell": action_name,
+        "outlook": outlook,
     }
+
+
+def ij(action: tuple[int, int]) -> str:
+    """An action as the assignment writes it: (i, j), row i and column j from 0."""
+    return f"({action[0]}, {action[1]})"
 
 
 def shown(value: float) -> str:
