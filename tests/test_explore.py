@@ -241,3 +241,36 @@ def test_one_move_back_lists_every_live_parent(client):
     page = Page(client.get("/explore/XX.OO....").text)  # O just played a2 or b2
     assert [a.attrs["data-position"] for a in page["parents"].iter("a")] == ["XX..O....", "XX.O....."]
     assert Page(client.get("/explore/").text).root.by_id("parents") is None
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("pos", [".........", "XX.OO....", "X...O....", "XO.XO....", "XOXOX....", "XXXOO...."])
+def test_a_students_answer_is_marked_and_judged_as_the_judge_says(client, pos):
+    answers = [None, *((i, j) for i in range(3) for j in range(3))]
+    value = judge.minimax(pos)
+    right = [] if judge.is_over(pos) else [n for n, kid in judge.children(pos).items() if judge.minimax(kid) == value]
+    for answer in answers:
+        asked = "none" if answer is None else f"{answer[0]},{answer[1]}"
+        page = Page(client.get(f"/explore/{pos}?student={asked}").text)
+        cell = None if answer is None else 3 * answer[0] + answer[1]
+        optimal = cell is None if judge.is_over(pos) else cell in right
+        assert page["student"].attrs["data-optimal"] == str(optimal).lower(), (pos, asked)
+        verdict = page["student-verdict"].text
+        assert verdict.startswith(f"Your minimax returned {'None' if answer is None else str(answer)}"), verdict
+        assert ("optimal: it keeps the minimax value" in verdict) == (optimal and cell is not None), verdict
+        if right:
+            shown = page["student-right"].text
+            assert [c for c in range(9) if f"{divmod(c, 3)} {cell_name(c)}" in shown] == right, shown
+        if cell is not None and pos[cell] == "." and not judge.is_over(pos):
+            marked = [td for td in page["board"].iter("td") if "student" in td.attrs["class"].split()]
+            assert [(int(td.attrs["data-row"]), int(td.attrs["data-col"])) for td in marked] == [answer]
+            outcome, plies = judge.move_outcome(pos, cell)
+            mine = (plies + 1) // 2
+            words = {"draw": "holds the draw", "win": "wins at once" if mine == 1 else f"wins in {mine} of its moves"}
+            assert words.get(outcome, "loses") in verdict, verdict
+
+
+@pytest.mark.unit
+def test_a_students_answer_written_otherwise_gets_a_clear_page(client):
+    response = client.get("/explore/XX.OO....?student=c1")
+    assert response.status_code == 400 and "i,j" in Page(response.text)["error-description"].text
