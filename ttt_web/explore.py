@@ -16,11 +16,11 @@ from . import answer as answers
 from . import search
 from . import tictactoe as ttt
 from .board import in_words, outlook, position_view
-from .pasted import BoardError, parse
 from .bugs import BUGS, game, slower_wins, telling_position
 from .costs import EMPTY_BOARD, alphabeta, board, costs, moves, over, reachable, to_move
 from .game import Game, action_name, cell_name, format_moves
 from .judging import judge, principal_variation
+from .pasted import BoardError, parse
 from .review import CACHE, result_text
 from .urls import url_for
 

@@ -55,7 +55,7 @@ def mark(character: str) -> str:
 def from_lists(text: str) -> str:
     rows = ROWS.match(text)
     if not rows:
-        raise BoardError("A list of lists is three rows of three, like [[X, O, EMPTY], [EMPTY, X, EMPTY], [O, EMPTY, X]].")
+        raise BoardError("A list of lists is three rows of three, like [[X, O, EMPTY], [EMPTY, X, EMPTY], [O, O, X]].")
     cells = []
     for n, row in enumerate(rows.groups(), 1):
         items = row.split(",")
