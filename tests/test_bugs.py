@@ -107,7 +107,8 @@ def test_the_page_tells_real_bugs_from_legal_weaker_play(client):
         assert section.attrs["data-kind"] == ("legal" if keeps_value else "bug"), bug.slug
         assert ("Both keep the minimax value" in section.text) == keeps_value
     first_tie, action = bugs.telling_position("first-tie")  # with depth, the first of the ties is the engine's
-    assert page["bug-first-tie"].text.count(f"the engine plays {cell_name(judge.optimal_moves(first_tie)[0])},") == 1
+    engine = judge.optimal_moves(first_tie)[0]
+    assert page["bug-first-tie"].text.count(f"the engine plays {cell_name(engine)} {divmod(engine, 3)} ,") == 1
     assert [judge.blocks(first_tie, c) for c in (3 * action[0] + action[1], judge.optimal_moves(first_tie)[0])] == [
         False,
         True,

@@ -12,6 +12,7 @@ from flask import Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import (
+    board,
     errors,
     explore,
     games,
@@ -102,6 +103,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(rooms.bp)
     limits.init_app(app)  # limits the rooms' invitations: after the blueprints
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
+    app.add_template_filter(board.ij, "ij")  # the assignment's (i, j) beside a cell's name
     explore.warm(app)  # and what the explorer's first page shows
     return app
 

@@ -149,15 +149,9 @@ def helpers() -> dict:
         "cell_name": cell_name,
         "role_of": search.role,
         "shown": shown,
-        "ij": ij,
         "cell": action_name,
         "outlook": outlook,
     }
-
-
-def ij(action: tuple[int, int]) -> str:
-    """An action as the assignment writes it: (i, j), row i and column j from 0."""
-    return f"({action[0]}, {action[1]})"
 
 
 def shown(value: float) -> str:
