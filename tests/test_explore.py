@@ -22,6 +22,8 @@ def test_the_empty_board_shows_the_whole_games_costs(client):
     assert {k: found[k] for k in expected} == expected
     assert int(found["data-alphabeta"]) == costs.costs(".........").alphabeta
     assert int(found["data-alphabeta-ordered"]) == costs.costs(".........").alphabeta_ordered
+    assert found["data-alphabeta-quickest"] == "1892"
+    assert "Alpha-beta, quickest win first: 1,892" in page["search-costs"].text
     assert len(moves(page)) == 9 and {m["data-value"] for m in moves(page).values()} == {"draw"}
     assert client.get("/explore/").text == client.get("/explore/.........").text
 
