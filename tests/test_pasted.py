@@ -7,7 +7,7 @@ import pytest
 
 from tests import judge
 from tests.page import Page
-from ttt_web import pasted
+from ttt_web.core import pasted
 
 LIST_FORM = "[[X, O, EMPTY], [EMPTY, X, EMPTY], [O, EMPTY, EMPTY]]"
 

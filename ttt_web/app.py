@@ -11,25 +11,18 @@ from pathlib import Path
 from flask import Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import (
-    board,
-    errors,
-    explore,
-    games,
-    grade,
-    limits,
-    play,
-    practice,
-    retry,
-    review,
-    rooms,
-    roomstore,
-    security,
-    sessions,
-    urls,
-)
-from . import tictactoe as ttt
-from .store import STORE_ERRORS
+from . import grade
+from .core import tictactoe as ttt
+from .explore import views as explore
+from .play import games
+from .play import views as play
+from .practice import views as practice
+from .review import retry
+from .review import views as review
+from .rooms import store as roomstore
+from .rooms import views as rooms
+from .store.base import STORE_ERRORS
+from .web import board_view, errors, limits, security, sessions, urls
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -103,7 +96,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(rooms.bp)
     limits.init_app(app)  # limits the rooms' invitations: after the blueprints
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
-    app.add_template_filter(board.ij, "ij")  # the assignment's (i, j) beside a cell's name
+    app.add_template_filter(board_view.ij, "ij")  # the assignment's (i, j) beside a cell's name
     explore.warm(app)  # and what the explorer's first page shows
     return app
 
