@@ -15,7 +15,6 @@ from . import (
     errors,
     explore,
     games,
-    grade,
     limits,
     play,
     practice,
@@ -28,6 +27,7 @@ from . import (
     urls,
 )
 from . import tictactoe as ttt
+from .grade import cli as grade_cli
 from .store import STORE_ERRORS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,7 +97,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(retry.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(explore.bp)
-    app.cli.add_command(grade.command)
+    app.cli.add_command(grade_cli.command)
     app.register_blueprint(practice.bp)
     app.register_blueprint(rooms.bp)
     limits.init_app(app)  # limits the rooms' invitations: after the blueprints
