@@ -12,6 +12,7 @@ from .report import Failure, Tally
 from .runner import LoadError, Student
 
 GIVE_UP_AFTER = {"minimax": 1}  # calls that run over before the rest of a function is skipped; 3 for the others
+GIVE_UP_BROKEN = 3  # calls that end the process or break the reply channel, likewise
 CHEAP_SHARE = 5  # the cheap functions' time limit is the call limit divided by this (1 s at least)
 
 
@@ -41,7 +42,7 @@ class Run:
         self.tallies = {check.function: Tally(check.function) for check in plan}
         for check in plan:
             self.tallies[check.function].unchecked += 1
-        self.timeouts, self.choices, self.failing = Counter(), {}, set()
+        self.timeouts, self.broken, self.choices, self.failing = Counter(), Counter(), {}, set()
         self.deadline = time.monotonic() + total_seconds
 
     def check(self, check: Check, waiting) -> None:
@@ -53,10 +54,11 @@ class Run:
             return
         if self.timeouts[check.function] >= GIVE_UP_AFTER.get(check.function, 3):
             return
+        if self.broken[check.function] >= GIVE_UP_BROKEN:
+            return
         seconds = limit(self.student, check.function)
-        started = time.monotonic()
         reply = self.student.call(check.function, check.position, check.action, seconds, waiting)
-        tally.seconds += reply["seconds"] if isinstance(reply.get("seconds"), float) else time.monotonic() - started
+        tally.seconds += reply["seconds"] if isinstance(reply.get("seconds"), float) else 0.0
         if isinstance(reply.get("found"), str):
             tally.found = reply["found"]
         wrong = check.judge(reply)
@@ -68,6 +70,10 @@ class Run:
                 self.failing.add(check.position)
         if "timeout" in reply:
             self.ran_over(tally, seconds)
+        if "crashed" in reply or "invalid" in reply:
+            self.broken[tally.name] += 1
+            what = "ended the process" if "crashed" in reply else "broke the reply channel"
+            tally.why_unchecked = f"gave up after {self.broken[tally.name]} calls {what}"
 
     def ran_over(self, tally: Tally, seconds: float) -> None:
         self.timeouts[tally.name] += 1

@@ -24,7 +24,7 @@ class Pattern:
     name: str
     failure: bool  # True for a bug (minimax fails its checks), False for a note on legal play
     text: str
-    examples: tuple[str, ...] = ()  # positions that show it
+    examples: tuple = ()  # (position, minimax's answer there) that show it
     drawn: str = ""  # one position to draw in the report
 
 
@@ -96,7 +96,8 @@ def wrong_player(choices: dict[str, object], failing: set[str]) -> Pattern | Non
         if surely and sum(p in failing for p in surely) >= MOSTLY * len(surely):
             on_o = all(to_move(p) == ttt.O for p in wrong)
             extra = f" Every one of the {len(wrong):,} moves it gets wrong is O's." if on_o else ""
-            return Pattern(f"Wrong player: {name}", True, text + extra, tuple(sorted(wrong)[:3]))
+            examples = tuple((p, wrong[p]) for p in sorted(wrong, key=lambda p: (p.count("."), p))[:3])
+            return Pattern(f"Wrong player: {name}", True, text + extra, examples)
     return None
 
 
@@ -114,7 +115,7 @@ def none_when_all_lose(choices: dict[str, object], failing: set[str]) -> Pattern
         "never found), and a losing move never does. Start from the first move, or from -math.inf for MAX "
         "(math.inf for MIN), so that a losing move is still returned: the player must move even when it loses."
     )
-    return Pattern("None when every move loses", True, text, (example,), example)
+    return Pattern("None when every move loses", True, text, ((example, choices[example]),), example)
 
 
 def first_tie(live: dict[str, Action]) -> Pattern | None:
@@ -125,7 +126,7 @@ def first_tie(live: dict[str, Action]) -> Pattern | None:
         f"in all {len(tied):,} positions with several optimal moves it plays the first in row order: "
         "legal (any optimal move is right), only predictable."
     )
-    return Pattern("First move wins ties", False, text, tuple(tied[:1]))
+    return Pattern("First move wins ties", False, text)
 
 
 def no_depth(live: dict[str, Action]) -> Pattern | None:
@@ -136,7 +137,7 @@ def no_depth(live: dict[str, Action]) -> Pattern | None:
         f"in {len(slower):,} won positions it plays a winning move that is not the quickest: "
         "legal, CS50 accepts any optimal move, and it still wins every won position."
     )
-    return Pattern("No depth preference", False, text, tuple(slower[:1]))
+    return Pattern("No depth preference", False, text)
 
 
 def slow(p: str, action: Action) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..costs import over, to_move
 from .checks import INVALID_ACCEPTED, NOT_A_SET, TIMEOUT, Action, Wrong
 
 KEPT = 3  # failures kept per kind of failure, the first met
@@ -40,6 +41,7 @@ class Tally:
     why_unchecked: str = ""
     seconds: float = 0.0
     kinds: Counter = field(default_factory=Counter)
+    movers: Counter = field(default_factory=Counter)  # who was to move where it failed ("" when over)
     failures: list[Failure] = field(default_factory=list)
 
     def record(self, failure: Failure | None) -> None:
@@ -48,6 +50,8 @@ class Tally:
             self.passed += 1
             return
         self.kinds[failure.wrong.kind] += 1
+        if failure.wrong.kind != TIMEOUT:
+            self.movers["" if over(failure.position) else to_move(failure.position)] += 1
         if self.kinds[failure.wrong.kind] <= KEPT:
             self.failures.append(failure)
 
@@ -121,7 +125,12 @@ def to_json(path: str, tallies: dict[str, Tally], patterns: list, site: str) -> 
         for t in tallies.values()
     }
     found = [
-        {"name": p.name, "failure": p.failure, "text": p.text, "examples": [explorer(site, e) for e in p.examples]}
+        {
+            "name": p.name,
+            "failure": p.failure,
+            "text": p.text,
+            "examples": [explorer(site, e, m) for e, m in p.examples],
+        }
         for p in patterns
     ]
     passed = all(t.ok for t in tallies.values())

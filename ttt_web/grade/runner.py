@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from .tree import become_subreaper, end_tree, reap_orphans, remember_children
+from .tree import become_subreaper, die_with_parent, end_tree, reap_orphans, remember_children
 
 CHILD = Path(__file__).with_name("child.py")
 START_SECONDS = 30  # importing the student's file
@@ -43,6 +43,7 @@ def limit_child() -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_BYTES, FILE_BYTES))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))  # no fork, no thread; root is exempt
+    die_with_parent()
 
 
 def valid(reply: object) -> str | None:
@@ -74,7 +75,7 @@ class Student:
     def start(self) -> None:
         environment = os.environ | {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
         self.process = subprocess.Popen(
-            [self.python, str(CHILD), self.path],
+            [self.python, str(CHILD), self.path, *([] if self.yardstick else ["--yardstick"])],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -89,7 +90,8 @@ class Student:
             error = loaded.get("error") if isinstance(loaded, dict) else None
             raise LoadError(error or f"the file did not load within {START_SECONDS} s")
         yardstick = loaded.get("yardstick")
-        self.yardstick = yardstick if isinstance(yardstick, float) and 0 < yardstick < 60 else 0.04
+        if not self.yardstick:
+            self.yardstick = yardstick if isinstance(yardstick, float) and 0 < yardstick < 60 else 0.04
 
     def call(self, name: str, position: str, action=None, seconds: float | None = None, waiting=None) -> dict:
         """The student's answer to `name(board)` or `name(board, action)`: {"got": ...},
@@ -109,7 +111,7 @@ class Student:
             code = self.process.poll()
             where = self.stopped() if code is None else []
             self.restart()
-            return {"timeout": seconds, "where": where} if code is None else {"crashed": code}
+            return {"timeout": seconds, "call": name, "where": where} if code is None else {"crashed": code}
         if wrong := reply if isinstance(reply, NotAReply) else valid(reply):
             self.restart()  # the channel is out of step: what follows cannot be trusted
             return {"invalid": wrong}

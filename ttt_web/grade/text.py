@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..costs import over, to_move
 from .checks import TIMEOUT
 from .patterns import Pattern
-from .report import Failure, Tally, fix_first, link
+from .report import Failure, Tally, explorer, fix_first, link
 
 SHOWN = 3  # failures drawn per function (at least one of each kind)
 SLOW_SHARE = 0.5  # minimax taking more than this share of the time (and SLOW_SECONDS) earns a hint
@@ -68,14 +68,13 @@ def failure_lines(tally: Tally, site: str) -> list[str]:
 
 
 def on_o_only(tally: Tally) -> bool:
-    wrong = [f for f in tally.failures if f.wrong.kind != TIMEOUT and not over(f.position)]
-    return bool(wrong) and all(to_move(f.position) == "O" for f in wrong)
+    return set(tally.movers) == {"O"}
 
 
 def pattern_lines(pattern: Pattern, site: str) -> list[str]:
     lines = ["", f"This looks like a known bug: {pattern.name}", f"  {pattern.text}"]
     lines += drawn_board(pattern.drawn, "    ") if pattern.drawn else []
-    lines += [f"  for example {site.rstrip('/')}/explore/{p}" for p in pattern.examples]
+    lines += [f"  for example {explorer(site, p, move)}" for p, move in pattern.examples]
     return lines
 
 

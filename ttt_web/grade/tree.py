@@ -10,6 +10,7 @@ import os
 import signal
 from pathlib import Path
 
+PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 ROUNDS = 20  # a process may fork while its tree is being ended; each round ends what appeared
 
@@ -20,6 +21,12 @@ def become_subreaper() -> bool:
         return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False
+
+
+def die_with_parent() -> None:
+    """In the student's process: be killed if the grader dies, even by SIGKILL (Linux only)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
 def parents() -> dict[int, int]:
