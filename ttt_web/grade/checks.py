@@ -98,7 +98,7 @@ def failed(reply: dict, expected: str = "an answer") -> Wrong | None:
 
 def player(p: str, reply: dict) -> Wrong | None:
     expected = to_move(p)
-    if wrong := failed(reply):
+    if wrong := failed(reply, expected):
         return wrong
     if reply["got"] != expected:
         x, o = p.count("X"), p.count("O")
@@ -128,7 +128,7 @@ def actions(p: str, reply: dict) -> Wrong | None:
 def result(p: str, n: int, reply: dict) -> Wrong | None:
     mark = to_move(p)
     expected = p[:n] + mark + p[n + 1 :]
-    if wrong := failed(reply):
+    if wrong := failed(reply, drawn(expected)):
         return wrong
     if reply.get("same"):
         return Wrong("a new board", "the board it was given", "result must return a new board")
