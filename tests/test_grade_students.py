@@ -127,7 +127,8 @@ def test_score_in_place_of_utility_is_named_so(tmp_path):
 
 @pytest.mark.unit
 def test_a_file_that_prints_is_graded_as_any_other(tmp_path):
-    prints = f"print('loading')\n\n\n{PLAYER}    print('player', board)\n    print('{{', file=__import__('sys').__stdout__)\n"
+    to_fd_1 = "    print('{', file=__import__('sys').__stdout__)\n"
+    prints = f"print('loading')\n\n\n{PLAYER}    print('player', board)\n{to_fd_1}"
     code, out = graded(mutant(tmp_path, "quick.py", PLAYER, prints), "--only", "player")
     assert code == 0 and "  player       4,520 / 4,520   ok" in out
 
