@@ -22,6 +22,10 @@ from .runner import LoadError, Student
 from .text import text_report
 
 SITE = "http://127.0.0.1:5000"
+READS_INPUT = (
+    "Your file reads input when it is imported: put the code that plays a game under "
+    '`if __name__ == "__main__":` (CS50 runs it from runner.py).'
+)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -41,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         student = Student(args.path, args.python, args.call_seconds)
     except (LoadError, OSError) as error:
+        if str(error).startswith("EOFError"):
+            error = f"{error}\n{READS_INPUT}"
         if args.json:
             print(json.dumps({"file": args.path, "loaded": False, "passed": False, "error": str(error)}, indent=2))
         else:
