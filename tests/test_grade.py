@@ -99,7 +99,7 @@ def reports(tmp_path_factory) -> dict[str, tuple[int, dict]]:
         path.write_text(QUICK.replace(line, replacement))
         running[name] = grade(path, "--json")
     running["correct"] = grade(STUDENTS / "quick.py", "--json")
-    running["engine"] = grade(ROOT / "ttt_web" / "tictactoe.py", "--json")
+    running["engine"] = grade(ROOT / "ttt_web" / "core" / "tictactoe.py", "--json")
     return {name: (code, json.loads(out)) for name, (code, out) in ((n, finished(p)) for n, p in running.items())}
 
 
@@ -167,7 +167,7 @@ def test_a_textbook_minimax_passes_in_minutes_with_a_readable_report():
     assert "Note (legal play, not a failure): No depth preference" in out
 
 
-@pytest.mark.unit
+@pytest.mark.server
 def test_a_file_that_does_not_load_is_said_so(tmp_path):
     broken = tmp_path / "tictactoe.py"
     broken.write_text("def player(board)\n    return X\n")

@@ -91,7 +91,7 @@ def test_none_when_every_move_loses_is_named_with_a_losing_position_drawn(tmp_pa
     assert all(judge.move_outcome(position, cell)[0] == "loss" for cell in judge.children(position))
 
 
-@pytest.mark.unit
+@pytest.mark.server
 def test_a_raising_result_is_shown_once_at_its_line(tmp_path):
     path = mutant(
         tmp_path,
@@ -106,7 +106,7 @@ def test_a_raising_result_is_shown_once_at_its_line(tmp_path):
     assert "IndexError: list index out of range" in out
 
 
-@pytest.mark.unit
+@pytest.mark.server
 def test_a_minimax_that_never_returns_is_stopped_and_shown_where(tmp_path):
     line = "    choices = sorted(actions(board))\n"
     path = mutant(tmp_path, "quick.py", line, "    while True:\n        pass\n" + line)
@@ -118,7 +118,7 @@ def test_a_minimax_that_never_returns_is_stopped_and_shown_where(tmp_path):
     assert "not checked (gave up after a call ran over 2 s" in out and "FAILED" not in out
 
 
-@pytest.mark.unit
+@pytest.mark.server
 def test_score_in_place_of_utility_is_named_so(tmp_path):
     path = tmp_path / "tictactoe.py"
     path.write_text((STUDENTS / "quick.py").read_text().replace("utility(", "score("))
@@ -127,7 +127,7 @@ def test_score_in_place_of_utility_is_named_so(tmp_path):
     assert "utility (found as `score`, CPSC 481's name): CS50's check50 needs it named `utility`." in out
 
 
-@pytest.mark.unit
+@pytest.mark.server
 def test_a_file_that_prints_is_graded_as_any_other(tmp_path):
     to_fd_1 = "    print('{', file=__import__('sys').__stdout__)\n"
     prints = f"print('loading')\n\n\n{PLAYER}    print('player', board)\n{to_fd_1}"
@@ -135,7 +135,7 @@ def test_a_file_that_prints_is_graded_as_any_other(tmp_path):
     assert code == 0 and "  player       4,520 / 4,520   ok" in out
 
 
-@pytest.mark.unit
+@pytest.mark.server
 @pytest.mark.parametrize(
     "data, said",
     [
@@ -186,7 +186,7 @@ def alive(pid: int) -> bool:
         return False
 
 
-@pytest.mark.unit
+@pytest.mark.server
 def test_nothing_the_file_starts_outlives_the_grader(tmp_path):
     pids = tmp_path / "pids"
     forks = PLAYER + textwrap.indent(FORKS.replace("PIDS", repr(str(pids))), "    ")
@@ -197,7 +197,7 @@ def test_nothing_the_file_starts_outlives_the_grader(tmp_path):
     assert not [pid for pid in started if alive(pid)]
 
 
-@pytest.mark.unit
+@pytest.mark.server
 def test_a_file_that_no_longer_loads_after_a_crash_is_reported(tmp_path):
     flag = tmp_path / "loaded"
     once = (
@@ -208,14 +208,14 @@ def test_a_file_that_no_longer_loads_after_a_crash_is_reported(tmp_path):
     assert code == 1 and "not checked (your file no longer loads after a crash: RuntimeError: loaded twice)" in out
 
 
-@pytest.mark.unit
+@pytest.mark.server
 def test_a_result_that_only_raises_not_implemented_passes_nothing(tmp_path):
     path = mutant(tmp_path, "quick.py", "    i, j = action\n", "    raise NotImplementedError\n")
     code, report = graded_json(path, "--only", "result")
     assert code == 1 and report["functions"]["result"]["passed"] == 0
 
 
-@pytest.mark.unit
+@pytest.mark.server
 def test_json_even_when_the_file_does_not_load(tmp_path):
     broken = tmp_path / "tictactoe.py"
     broken.write_text("import numpy_that_is_not_here\n")
@@ -224,7 +224,7 @@ def test_json_even_when_the_file_does_not_load(tmp_path):
     assert process.returncode == 2 and '"loaded": false' in out and "ModuleNotFoundError" in out
 
 
-@pytest.mark.unit
+@pytest.mark.server
 def test_the_grader_runs_on_the_standard_library_alone():
     """Python with no site packages (no tqdm, no click, no Flask) still grades, with a plain
     progress bar on a terminal that names the function it checks."""

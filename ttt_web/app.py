@@ -11,24 +11,19 @@ from pathlib import Path
 from flask import Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import (
-    errors,
-    explore,
-    games,
-    limits,
-    play,
-    practice,
-    retry,
-    review,
-    rooms,
-    roomstore,
-    security,
-    sessions,
-    urls,
-)
-from . import tictactoe as ttt
+from .core import tictactoe as ttt
+from .explore import views as explore
 from .grade import cli as grade_cli
-from .store import STORE_ERRORS
+from .learn import views as learn_views
+from .play import games
+from .play import views as play
+from .practice import views as practice
+from .review import retry
+from .review import views as review
+from .rooms import store as roomstore
+from .rooms import views as rooms
+from .store.base import STORE_ERRORS
+from .web import errors, limits, security, sessions, urls
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -100,9 +95,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.cli.add_command(grade_cli.command)
     app.register_blueprint(practice.bp)
     app.register_blueprint(rooms.bp)
+    app.register_blueprint(learn_views.bp)
     limits.init_app(app)  # limits the rooms' invitations: after the blueprints
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
     explore.warm(app)  # and what the explorer's first page shows
+    learn_views.warm()  # and the empty board's traces
     return app
 
 

@@ -10,9 +10,9 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .. import tictactoe as ttt
-from ..costs import board, moves, over, to_move, utility
-from ..search import best_actions
+from ..core import tictactoe as ttt
+from ..core.costs import board, moves, over, to_move, utility
+from ..core.search import best_actions
 from .checks import Action
 
 ENOUGH = 20  # positions that must show a legal pattern before it is noted

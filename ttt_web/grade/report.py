@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..costs import over, to_move
+from ..core.costs import over, to_move
 from .checks import INVALID_ACCEPTED, NOT_A_SET, TIMEOUT, Action, Wrong
 
 KEPT = 3  # failures kept per kind of failure, the first met

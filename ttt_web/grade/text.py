@@ -5,7 +5,7 @@ recognised, how long each function took, and what to fix first."""
 
 from __future__ import annotations
 
-from ..costs import over, to_move
+from ..core.costs import over, to_move
 from .checks import TIMEOUT
 from .patterns import Pattern
 from .report import Failure, Tally, explorer, fix_first, link
