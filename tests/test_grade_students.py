@@ -269,3 +269,17 @@ def test_minimax_answers_read_as_what_they_are():
     assert over.expected == "None" and over.kind == "exceptions"
     taken = minimax("X........", {"got": [0, 0], "type": "tuple", "changed": False})
     assert taken.kind == "illegal moves" and taken.why == "that cell is taken"
+
+
+@pytest.mark.server
+def test_python_runs_the_file_with_the_students_interpreter(tmp_path):
+    """A file that imports what only the student's Python has (numpy, say) loads with --python."""
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "only_theirs.py").write_text("X = 'X'\n")
+    theirs = tmp_path / "their-python"
+    theirs.write_text(f'#!/bin/sh\nPYTHONPATH={tmp_path / "site"} exec {sys.executable} "$@"\n')
+    theirs.chmod(0o755)
+    path = mutant(tmp_path, "quick.py", 'X = "X"\n', "from only_theirs import X\n")
+    assert graded_json(path, "--only", "player")[0] == 2
+    code, report = graded_json(path, "--only", "player", "--python", str(theirs))
+    assert code == 0 and report["functions"]["player"]["passed"] == 4520
