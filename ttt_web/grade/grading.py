@@ -52,12 +52,23 @@ class Run:
         if time.monotonic() > self.deadline:
             tally.why_unchecked = f"time ran out: the whole run is bounded to {self.total_seconds:g} s"
             return
-        if self.timeouts[check.function] >= GIVE_UP_AFTER.get(check.function, 3):
-            return
-        if self.broken[check.function] >= GIVE_UP_BROKEN:
+        if self.gave_up(check.function):
             return
         seconds = limit(self.student, check.function)
         reply = self.student.call(check.function, check.position, check.action, seconds, waiting)
+        self.record(tally, check, reply)
+        if "timeout" in reply:
+            self.ran_over(tally, seconds)
+        if "crashed" in reply or "invalid" in reply:
+            self.broken[tally.name] += 1
+            what = "ended the process" if "crashed" in reply else "broke the reply channel"
+            tally.why_unchecked = f"gave up after {self.broken[tally.name]} calls {what}"
+
+    def gave_up(self, function: str) -> bool:
+        ran_over = self.timeouts[function] >= GIVE_UP_AFTER.get(function, 3)
+        return ran_over or self.broken[function] >= GIVE_UP_BROKEN
+
+    def record(self, tally: Tally, check: Check, reply: dict) -> None:
         tally.seconds += reply["seconds"] if isinstance(reply.get("seconds"), float) else 0.0
         if isinstance(reply.get("found"), str):
             tally.found = reply["found"]
@@ -68,12 +79,6 @@ class Run:
             self.choices[check.position] = move
             if wrong:
                 self.failing.add(check.position)
-        if "timeout" in reply:
-            self.ran_over(tally, seconds)
-        if "crashed" in reply or "invalid" in reply:
-            self.broken[tally.name] += 1
-            what = "ended the process" if "crashed" in reply else "broke the reply channel"
-            tally.why_unchecked = f"gave up after {self.broken[tally.name]} calls {what}"
 
     def ran_over(self, tally: Tally, seconds: float) -> None:
         self.timeouts[tally.name] += 1

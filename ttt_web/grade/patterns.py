@@ -87,18 +87,22 @@ def recognised(choices: dict[str, object], failing: set[str]) -> list[Pattern]:
 
 def wrong_player(choices: dict[str, object], failing: set[str]) -> Pattern | None:
     wrong = {p: choices[p] for p in failing if not over(p) and isinstance(choices.get(p), tuple)}
-    if not wrong:
+    name = next((name for name, (model, _) in MODELS.items() if explains(model, wrong, choices, failing)), None)
+    if name is None:
         return None
-    for name, (model, text) in MODELS.items():
-        if not all(move in model(p) for p, move in wrong.items()):
-            continue
-        surely = [p for p in choices if not over(p) and not model(p) & set(best_actions(p))]
-        if surely and sum(p in failing for p in surely) >= MOSTLY * len(surely):
-            on_o = all(to_move(p) == ttt.O for p in wrong)
-            extra = f" Every one of the {len(wrong):,} moves it gets wrong is O's." if on_o else ""
-            examples = tuple((p, wrong[p]) for p in sorted(wrong, key=lambda p: (p.count("."), p))[:3])
-            return Pattern(f"Wrong player: {name}", True, text + extra, examples)
-    return None
+    on_o = all(to_move(p) == ttt.O for p in wrong)
+    extra = f" Every one of the {len(wrong):,} moves it gets wrong is O's." if on_o else ""
+    examples = tuple((p, wrong[p]) for p in sorted(wrong, key=lambda p: (p.count("."), p))[:3])
+    return Pattern(f"Wrong player: {name}", True, MODELS[name][1] + extra, examples)
+
+
+def explains(model, wrong: dict[str, Action], choices: dict[str, object], failing: set[str]) -> bool:
+    """Does the bug's model play every wrong move, and does the student fail most of the
+    positions where the model cannot play a right one?"""
+    if not wrong or not all(move in model(p) for p, move in wrong.items()):
+        return False
+    surely = [p for p in choices if not over(p) and not model(p) & set(best_actions(p))]
+    return bool(surely) and sum(p in failing for p in surely) >= MOSTLY * len(surely)
 
 
 def none_when_all_lose(choices: dict[str, object], failing: set[str]) -> Pattern | None:

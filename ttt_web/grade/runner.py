@@ -131,15 +131,28 @@ class Student:
     def read(self, seconds: float, waiting: Callable[[], None] | None = None) -> object:
         """The next reply line, parsed; None if none comes within `seconds` or the process
         ends; a NotAReply if the line is too long or not JSON."""
+        trouble = self.fill(time.monotonic() + seconds, waiting)
+        if trouble is not True:
+            return trouble
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        if len(line) > REPLY_BYTES:
+            return NotAReply(f"a line of {len(line):,} bytes")
+        try:
+            return json.loads(line)
+        except ValueError:
+            return NotAReply(f"a line that is not JSON: {line[:60]!r}")
+
+    def fill(self, deadline: float, waiting: Callable[[], None] | None) -> object:
+        """Read until the buffer holds a whole line (True), the deadline passes or the
+        process ends (None), or REPLY_BYTES come without a newline (a NotAReply)."""
         assert self.process and self.process.stdout
-        deadline, fd = time.monotonic() + seconds, self.process.stdout.fileno()
+        fd = self.process.stdout.fileno()
         while b"\n" not in self.buffer:
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
             if not select.select([fd], [], [], min(left, 0.5))[0]:
-                if waiting:
-                    waiting()
+                _ = waiting and waiting()
                 continue
             chunk = os.read(fd, 1 << 16)
             if not chunk:
@@ -148,13 +161,7 @@ class Student:
             if len(self.buffer) > REPLY_BYTES and b"\n" not in self.buffer:
                 self.buffer = b""
                 return NotAReply(f"more than {REPLY_BYTES:,} bytes without a newline")
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        if len(line) > REPLY_BYTES:
-            return NotAReply(f"a line of {len(line):,} bytes")
-        try:
-            return json.loads(line)
-        except ValueError:
-            return NotAReply(f"a line that is not JSON: {line[:60]!r}")
+        return True
 
     def restart(self) -> None:
         self.close()
