@@ -23,7 +23,7 @@ from .review import views as review
 from .rooms import store as roomstore
 from .rooms import views as rooms
 from .store.base import STORE_ERRORS
-from .web import errors, limits, security, sessions, urls
+from .web import board_view, errors, limits, security, sessions, urls
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -100,6 +100,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(learn_views.bp)
     limits.init_app(app)  # limits the rooms' invitations: after the blueprints
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
+    app.add_template_filter(board_view.ij, "ij")  # the assignment's (i, j) beside a cell's name
     explore.warm(app)  # and what the explorer's first page shows
     learn_views.warm()  # and the empty board's traces
     return app
