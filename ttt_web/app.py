@@ -11,9 +11,9 @@ from pathlib import Path
 from flask import Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import grade
 from .core import tictactoe as ttt
 from .explore import views as explore
+from .grade import cli as grade_cli
 from .learn import views as learn_views
 from .play import games
 from .play import views as play
@@ -94,7 +94,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(retry.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(explore.bp)
-    app.cli.add_command(grade.command)
+    app.cli.add_command(grade_cli.command)
     app.register_blueprint(practice.bp)
     app.register_blueprint(rooms.bp)
     app.register_blueprint(learn_views.bp)
