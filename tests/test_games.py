@@ -69,7 +69,7 @@ def test_a_game_between_named_friends_is_reviewed_by_their_names(play):
         play.move(row, col)
     link = next(play.page("/games/")["games"].iter("a")).attrs["href"]
     assert link == "/review/0-3-1-4-2?o=Bob&x=Ann"
-    assert "Ann won in 5 moves." in Page(play.client.get(link).text)["share-text"].text
+    assert "Ann won in 3 of their moves (5 in all)." in Page(play.client.get(link).text)["share-text"].text
 
 
 def test_new_games_and_undo_keep_the_list_as_the_score_counts_it(play):

@@ -47,7 +47,7 @@ def test_the_ai_erred_first_yet_the_review_opens_on_your_turning_point(client):
     assert page["verdict"].text.split(": ")[1].startswith("you played")
     assert page["turning-point"].text.startswith(f"Your turning point: Move {yours[0]}, you at")
     assert page["turning-point"].text.endswith("for you.")
-    assert "The AI won in 8 moves." in page.title
+    assert "The AI won in 4 of its moves (8 in all)." in page.title
 
 
 def test_the_ais_worse_moves_are_the_ais_and_on_purpose(client):
@@ -107,7 +107,8 @@ def test_two_people_are_named_in_the_review_and_its_share_text(client):
     assert page["verdict"].text.startswith("Mistake: Bob played b1, turning a draw into a loss. Bob should have")
     assert page["turning-point"].text == "Move 2, Bob at b1, turned a draw into a loss for Bob."
     assert page["share-text"].text == (
-        "Tic-tac-toe, every move judged: Ann won in 5 moves. Ann (X): 100 % accuracy. Bob (O): 75 % accuracy."
+        "Tic-tac-toe, every move judged: Ann won in 3 of their moves (5 in all)."
+        " Ann (X): 100 % accuracy. Bob (O): 75 % accuracy."
     )
     assert parse_qs(urlsplit(page["share-link"].attrs["href"]).query) == {"x": ["Ann"], "o": ["Bob"]}
     assert "Retry the 2 moves that were not best" in page["retry"].text  # both people's moves
@@ -116,7 +117,8 @@ def test_two_people_are_named_in_the_review_and_its_share_text(client):
 def test_the_share_text_against_the_ai_says_your_side_and_accuracy(client):
     page = review(client, "0-1-4-2-8", "you=X&ai=easy")
     assert page["share-text"].text == (
-        "Tic-tac-toe against the AI at easy, every move judged: You won in 5 moves. I played X, with 100 % accuracy."
+        "Tic-tac-toe against the AI at easy, every move judged: You won in 3 of your moves (5 in all)."
+        " I played X, with 100 % accuracy."
     )
 
 

@@ -199,7 +199,9 @@ def result_text(game: Game, players: Players = MARKS) -> str:
         return f"unfinished after {game.number} {'move' if game.number == 1 else 'moves'}."
     if not game.winner:
         return "A draw."
-    return f"{players.subject(game.winner)} won in {game.number} moves."
+    own = (game.number + 1) // 2  # the winner moved last
+    whose = players.possessive(game.winner)
+    return f"{players.subject(game.winner)} won in {own} of {whose} moves ({game.number} in all)."
 
 
 def share_text(game: Game, players: Players, tally: list[Tally]) -> str:
