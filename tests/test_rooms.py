@@ -173,12 +173,14 @@ def test_leaving_gives_up_the_seat_not_the_room():
     room = played(opened("Ann", host_key).join(guest_key, "Bob"), [0, 4, 8])
     left = room.leave(GUEST)  # mid-game: counted as resigned
     assert (left.seats[GUEST], left.names, left.moves, left.score) == ("", ("Ann", ""), room.moves, (1, 0, 0))
+    assert left.leaver == "Bob" and left.name(GUEST) == "Bob"
     assert left.over and left.winner() == HOST and not left.empty and left.player(host_key) == HOST
     assert left.player(guest_key) is None
     with pytest.raises(RoomError, match="Your friend has left"):
         left.rematch(HOST, left.seat_token(HOST))
-    joined = left.join(newcomer, "Cy")  # someone new: a new score and a new round
-    assert (joined.names, joined.score, joined.moves, joined.round) == (("Ann", "Cy"), (0, 0, 0), (), 2)
+    joined = left.join(newcomer, "Cy")  # someone new: Ann keeps her win, Cy starts at none, and a new round
+    assert (joined.names, joined.score, joined.moves, joined.round) == (("Ann", "Cy"), (1, 0, 0), (), 2)
+    assert joined.leaver == ""
     assert joined.player(newcomer) == GUEST
     assert joined.leave(HOST).leave(GUEST).empty
 
@@ -196,11 +198,12 @@ def test_a_room_round_trips_through_json_and_refuses_damaged_data():
     room = played(opened("Ann").join(new_key(), "Bob"), [4])
     assert Room.from_data(json.loads(json.dumps(room.to_data()))) == room
     damages = [{"moves": [4, 4]}, {"id": "short"}, {"seats": ["a"]}, {"score": "x"}, {"names": [1, 2]}]
-    damages += [{"offer": 2}, {"declined": "no"}, {"link": None}]
+    damages += [{"offer": 2}, {"declined": "no"}, {"link": None}, {"leaver": "<b>"}, {"leaver": 3}]
     for damage in damages:
         assert Room.from_data({**room.to_data(), **damage}) is None
     assert Room.from_data(None) is None
     assert Room.from_data({k: v for k, v in room.to_data().items() if k != "offer"}) is None
+    assert Room.from_data({k: v for k, v in room.to_data().items() if k != "leaver"}) == room  # stored before it
 
 
 # Over HTTP, on both stores.
@@ -345,13 +348,17 @@ def test_resign_and_leave_ask_first(app):
     assert guest.page()["status"].text == "You resigned. Ann won."
     assert host.page()["room-score"].attrs["data-host"] == "1"
     confirm = Page(host.client.get(host.page()["leave"].attrs["href"]).text)
-    assert "Bob keeps the board and the score" in confirm.html
+    assert "Bob keeps the board and their 0 wins in this room" in confirm.html
+    assert "Whoever takes your seat starts with no wins" in confirm.html
     assert host.client.post(confirm.action("leave-confirm"), data=confirm.form("leave-confirm")).status_code == 303
     page = guest.page()  # the guest keeps the room, the board and the score, and can invite again
     assert page.marks == "....X...." and page["room-score"].attrs["data-host"] == "1" and page["share"]
+    assert page["status"].text == "You resigned. Ann won. Ann left: send the link to someone else to play again."
     outsider = Seat(app.test_client(), host.path)
+    side = outsider.page()["join-side"].text  # the seat Ann left plays O in round 2, which the newcomer starts
+    assert side.startswith("You will play O") and "open" not in side
     assert outsider.client.get(f"{host.path}/resign").status_code == 403
-    outsider.join("Cy")  # someone new: a new round and a new score
+    outsider.join("Cy")  # someone new: a new round; Bob keeps his wins (none), Cy starts at 0
     page = guest.page()
     assert page["status"].text == "Your turn: place X." and page.marks == "." * 9
     assert page["room-score"].attrs == {**page["room-score"].attrs, "data-host": "0", "data-guest": "0"}
@@ -370,8 +377,13 @@ def test_leaving_mid_game_counts_as_resigning(app):
     host.move(1, 1)
     guest.post("leave-confirm", at=f"{guest.path}/leave")
     page = host.page()
-    assert page["status"].text == "Your friend left during the game. You won!"
+    assert page["status"].text == "Bob left during the game. You won!"
     assert page["room-score"].attrs["data-host"] == "1" and page.marks == "....X...."
+    assert "Bob" in page["room-score"].text  # his seat is free, his name stays until someone takes it
+    Seat(app.test_client(), host.path).join("Dee")  # Ann keeps her win; Dee and the draws start at 0
+    score = host.page()["room-score"]
+    assert (score.attrs["data-host"], score.attrs["data-guest"], score.attrs["data-draws"]) == ("1", "0", "0")
+    assert "Dee" in score.text and "Bob" not in score.text
 
 
 def test_a_session_sits_in_three_rooms_at_most(app):

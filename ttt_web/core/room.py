@@ -62,6 +62,7 @@ class Room:
     vacated: bool = False  # a player left, and nobody has taken their seat yet
     score: tuple[int, int, int] = (0, 0, 0)  # the host's wins, the guest's wins, draws
     names: tuple[str, str] = ("", "")  # the host's and the guest's, if they gave them
+    leaver: str = ""  # the name of the player who left the free seat, until someone takes it
 
     @classmethod
     def open(cls, host_key: str, link: Callable[[str], str], name: str = "") -> Room:
@@ -75,7 +76,7 @@ class Room:
     def from_data(cls, data: object) -> Room | None:
         """The room as stored, or None if it is not a valid one."""
         try:
-            values = {name: data[name] for name in FIELDS}
+            values = {name: data[name] for name in FIELDS if name in data or name not in ADDED}
             values.update({name: tuple(values[name]) for name in ("seats", "moves", "score", "names")})
             room = cls(**values)
             room.game  # noqa: B018 - replays the moves: illegal ones raise
@@ -84,13 +85,13 @@ class Room:
         return room if room._well_formed() else None
 
     def _well_formed(self) -> bool:
-        texts = (self.id, self.token, self.link, *self.seats, *self.names)
+        texts = (self.id, self.token, self.link, self.leaver, *self.seats, *self.names)
         return (
             valid_id(self.id)
             and len(self.seats) == 2
             and len(self.names) == 2
             and all(isinstance(text, str) for text in texts)
-            and all(valid_name(name) for name in self.names)
+            and all(valid_name(name) for name in (*self.names, self.leaver))
             and len(self.score) == 3
             and all(type(n) is int and n >= 0 for n in (*self.score, self.round))
             and self.resigned in (None, HOST, GUEST)
@@ -131,6 +132,10 @@ class Room:
                 return who
         return None
 
+    def name(self, who: int) -> str:
+        """The name of player `who`: of the one who left, while their seat is free."""
+        return self.names[who] or (self.leaver if not self.seats[who] else "")
+
     def seat_token(self, who: int) -> str:
         """What proves a button or a link of this round was shown to player `who`: each seat
         has its own, so that one player cannot make a link that moves for the other."""
@@ -160,8 +165,9 @@ class Room:
     # Changes.
 
     def join(self, key: str, name: str = "") -> Room:
-        """Take the free seat. Someone new playing the one who stayed starts a new score, and a
-        new round if this one has begun."""
+        """Take the free seat. The one who stayed keeps their wins in this room; the newcomer
+        starts at none, and so do the draws (they were with someone else). A new round starts
+        if this one has begun."""
         if self.player(key) is not None:
             return self
         if self.full:
@@ -172,7 +178,9 @@ class Room:
             raise RoomError(f"A name is {NAME_RULE}, and not your friend's.")
         seats, names = list(self.seats), list(self.names)
         seats[free], names[free] = seat_hash(key), name
-        joined = replace(self, seats=tuple(seats), names=tuple(names), score=(0, 0, 0), vacated=False)
+        score = [0, 0, 0]
+        score[1 - free] = self.score[1 - free]
+        joined = replace(self, seats=tuple(seats), names=tuple(names), score=tuple(score), vacated=False, leaver="")
         return joined._next_round() if self.moves or self.resigned is not None else joined
 
     def play(self, who: int | None, cell: int, number: int, token: str) -> Room:
@@ -219,7 +227,8 @@ class Room:
 
     def leave(self, who: int | None) -> Room:
         """Player `who` gives up their seat; a game under way counts as resigned. The other
-        keeps the board and the score. Both seats empty: the room is over (`empty`)."""
+        keeps the board and their wins; the leaver's name stays (`leaver`) until someone takes the
+        seat. Both seats empty: the room is over (`empty`)."""
         if who is None:
             raise RoomError("You have no seat in this room.", 403)
         room = self
@@ -227,7 +236,8 @@ class Room:
             room = replace(self, resigned=who)._scored()
         seats, names = list(room.seats), list(room.names)
         seats[who], names[who] = "", ""
-        return replace(room, seats=tuple(seats), names=tuple(names), offer=None, declined=False, vacated=True)
+        changes = {"offer": None, "declined": False, "vacated": True, "leaver": room.names[who]}
+        return replace(room, seats=tuple(seats), names=tuple(names), **changes)
 
     def _next_round(self) -> Room:
         return replace(self, token=new_key(), moves=(), round=self.round + 1, resigned=None, offer=None, declined=False)
@@ -249,3 +259,4 @@ class Room:
 
 
 FIELDS = tuple(field.name for field in fields(Room))
+ADDED = ("leaver",)  # fields that rooms stored before them lack: those take their default

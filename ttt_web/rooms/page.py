@@ -49,21 +49,31 @@ def context(room: Room, version: int, you: int | None) -> dict:
         "rematch": rematch(room, you, names),
         "qr": qr_svg(room.link) if you is not None and not room.full else None,
         "can_join": you is None and not room.full,
+        "joining_mark": joining_mark(room),
         "review": format_moves(room.moves) if room.over and room.moves else "",
         "review_players": review_players(room),
         "position": position_of(room.game.board),
     }
 
 
+def joining_mark(room: Room) -> str:
+    """The mark whoever takes the free seat plays first: the next round's, if this one has begun."""
+    if room.full:
+        return ""
+    free = room.seats.index("")
+    begun = room.moves or room.resigned is not None
+    return replace(room, round=room.round + 1).mark(free) if begun else room.mark(free)
+
+
 def round_game(room: Room) -> Game:
     """This round's game with its players' names by their marks."""
-    names = {room.mark(who): room.names[who] for who in (HOST, GUEST)}
+    names = {room.mark(who): room.name(who) for who in (HOST, GUEST)}
     return replace(room.game, names=(names[ttt.X], names[ttt.O]))
 
 
 def review_players(room: Room) -> dict[str, str]:
     """The review's query that names this round's players by their marks."""
-    return {room.mark(who).lower(): room.names[who] for who in (HOST, GUEST) if room.names[who]}
+    return {room.mark(who).lower(): room.name(who) for who in (HOST, GUEST) if room.name(who)}
 
 
 class Rematch(NamedTuple):
@@ -108,12 +118,16 @@ def player_names(room: Room, you: int | None) -> tuple[str, str]:
     friend"; to a visitor, the names or "the host" and "the guest"."""
     names = []
     for who in (HOST, GUEST):
-        given = room.names[who]
+        given = room.name(who)
         if who == you:
             names.append("you")
         else:
             names.append(given or ("your friend" if you is not None else ("the host", "the guest")[who]))
     return names[0], names[1]
+
+
+def wins(count: int) -> str:
+    return f"{count} win" if count == 1 else f"{count} wins"
 
 
 def cap(text: str) -> str:
@@ -135,10 +149,14 @@ def room_status(room: Room, you: int | None, names: tuple[str, str]) -> tuple[st
             host = names[HOST] if room.seats[HOST] else names[GUEST]
             return "waiting", "", f"{cap(host)} is waiting for someone to take the other seat."
         if room.vacated:
-            return "waiting", "", "Your friend left. Send the link to someone else to play in the free seat."
+            return "waiting", "", f"{cap(names[1 - you])} left. Send the link to someone else to play in the free seat."
         return "waiting", "", "Waiting for your friend to join."
     if room.over:
-        return "over", _result(room, you), _ending(room, names, you)
+        ending = _ending(room, names, you)
+        left_after = room.vacated and room.seats[room.resigned] if room.resigned is not None else room.vacated
+        if you is not None and left_after:
+            ending += f" {cap(names[1 - you])} left: send the link to someone else to play again."
+        return "over", _result(room, you), ending
     game, turn = room.game, room.whose_turn()
     if you is None:
         by = {room.mark(who): f"{cap(names[who])} ({room.mark(who)})" for who in (HOST, GUEST)}
@@ -168,7 +186,7 @@ def _ending(room: Room, names: tuple[str, str], you: int | None) -> str:
     if room.resigned is None:
         return won
     if not room.seats[room.resigned]:
-        return f"Your friend left during the game. {won}" if you is not None else f"A player left. {won}"
+        return f"{cap(names[room.resigned])} left during the game. {won}"
     return f"{cap(names[room.resigned])} resigned. {won}"
 
 

@@ -118,7 +118,9 @@ def confirm_leave(room_id: str):
     if room.full and room.moves and not room.over:
         lines.append(f"The game under way counts as resigned: {other} wins it.")
     if room.seats[1 - who]:
-        lines.append(f"{roompage.cap(other)} keeps the board and the score, and can invite someone else.")
+        kept = f"{roompage.cap(other)} keeps the board and their {roompage.wins(room.score[1 - who])} in this room"
+        lines.append(f"{kept}, and can invite someone else.")
+        lines.append("Whoever takes your seat starts with no wins, and the draws start again from 0.")
     else:
         lines.append("Nobody else sits in this room: it closes.")
     return confirm(room, who, "leave", "Leave the room?", lines, "Yes, leave the room")
