@@ -13,7 +13,7 @@ import redis
 from tests import servers
 from tests.conftest import records
 from tests.page import Page
-from ttt_web.core.room import GUEST, HOST, Room, RoomError, new_key
+from ttt_web.core.room import GUEST, HOST, Room, RoomError, issue_id, issued, new_key, valid_id
 from ttt_web.rooms import page as roompage
 from ttt_web.web.moves import NOT_FROM_HERE
 
@@ -77,7 +77,7 @@ LINK = "https://ttt.example/room/{}".format
 
 
 def opened(name: str = "", key: str | None = None) -> Room:
-    return Room.open(key or new_key(), LINK, name)
+    return Room.open(key or new_key(), LINK, name, secret=b"test")
 
 
 def played(room: Room, cells) -> Room:
@@ -192,6 +192,17 @@ def test_leaving_before_a_move_or_after_the_end_changes_no_score():
     assert room.leave(GUEST).score == room.score == (1, 0, 0)
     with pytest.raises(RoomError, match="no seat"):
         room.leave(None)
+
+
+def test_a_room_id_is_signed_so_that_one_never_issued_is_told_from_a_closed_one():
+    ids = {issue_id(b"site") for _ in range(200)}
+    assert len(ids) == 200 and all(valid_id(room_id) and issued(room_id, b"site") for room_id in ids)
+    room_id = ids.pop()
+    assert not issued(room_id, b"another site")
+    changed = [room_id[:i] + c + room_id[i + 1 :] for i in range(21) for c in "Ab" if c != room_id[i]]
+    assert not any(issued(other, b"site") for other in changed)
+    assert not issued("A" * 22, b"site") and not issued("short", b"site") and not issued("=" * 22, b"site")
+    assert issued(opened().id, b"test")
 
 
 def test_a_room_round_trips_through_json_and_refuses_damaged_data():
@@ -332,8 +343,11 @@ def test_stale_forged_and_replayed_links_change_nothing(app):
     host.post("rematch")
     assert guest.client.get(guest_link).status_code == 403  # a link of round 1, replayed in round 2
     assert host.page().marks == "." * 9
-    assert host.client.get("/room/AAAAAAAAAAAAAAAAAAAAAA").status_code == 404
-    assert host.client.get("/room/not-a-room").status_code == 404
+    for never in ["AAAAAAAAAAAAAAAAAAAAAA", "not-a-room", "doesnotexist", host.path[6:-1] + "A", "é" * 22]:
+        response = host.client.get(f"/room/{never}")
+        assert response.status_code == 404 and "There is no such room" in response.text, never
+        assert "closed" not in response.text
+        assert host.client.post(f"/room/{never}/join", data={"name": "Cy"}).status_code == 404
     assert host.client.get("/room/AAAAAAAAAAAAAAAAAAAAAA/move?n=0&row=0&col=0&game=x").status_code == 404
 
 
@@ -366,9 +380,9 @@ def test_resign_and_leave_ask_first(app):
     guest.post("leave-confirm", at=f"{guest.path}/leave")
     outsider.post("leave-confirm", at=f"{host.path}/leave")
     response = guest.client.get(guest.path)
-    assert response.status_code == 404 and "This room has closed" in response.text
+    assert response.status_code == 410 and "This room has closed" in response.text
     response = guest.client.get(f"{guest.path}/move?n=x")  # refused before the room is read
-    assert response.status_code == 404 and "This room has closed" in response.text
+    assert response.status_code == 410 and "This room has closed" in response.text
     assert list(records(app, "rooms")) == []  # a room nobody sits in is deleted, not kept
 
 
@@ -391,7 +405,7 @@ def test_a_session_sits_in_three_rooms_at_most(app):
     first = Seat(client).invite()
     for _ in range(3):
         Seat(client).invite()
-    assert client.get(first.path).status_code == 404
+    assert client.get(first.path).status_code == 410
     assert len(records(app, "rooms")) == 3
 
 
@@ -407,8 +421,8 @@ def test_a_room_nobody_changes_expires(app_factory):
     app = app_factory(ROOM_IDLE_HOURS=1 / 3600)  # a second
     host, guest = pair(app)
     time.sleep(1.2)
-    assert host.client.get(host.path).status_code == 404
-    assert guest.client.get(f"{host.path}/move?n=0&row=0&col=0&game=x").status_code == 404
+    assert host.client.get(host.path).status_code == 410
+    assert guest.client.get(f"{host.path}/move?n=0&row=0&col=0&game=x").status_code == 410
 
 
 def test_a_bad_name_on_an_invitation_is_refused(client):

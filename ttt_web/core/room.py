@@ -23,7 +23,8 @@ from ..core import tictactoe as ttt
 from .game import NAME_RULE, Game, GameError, valid_name
 
 HOST, GUEST = 0, 1
-ID_LENGTH = 22  # characters of a room id: 128 random bits, URL-safe
+ID_LENGTH = 22  # characters of a room id: 16 bytes, URL-safe
+ID_NONCE = 10  # of which random: 80 bits; the other 6 sign them (issued)
 
 
 class RoomError(ValueError):
@@ -48,6 +49,28 @@ def valid_id(text: str) -> bool:
     return len(text) == ID_LENGTH and text.isascii() and all(c.isalnum() or c in "-_" for c in text)
 
 
+def issue_id(secret: bytes) -> str:
+    """A new room's id: random, and signed with the site's `secret`, so that an id the site
+    never issued can be told from a room that has closed without keeping closed rooms."""
+    nonce = secrets.token_bytes(ID_NONCE)
+    return base64.urlsafe_b64encode(nonce + _id_signature(nonce, secret)).decode().rstrip("=")
+
+
+def issued(room_id: str, secret: bytes) -> bool:
+    """Whether `room_id` is one issue_id made with `secret` (the room may have closed since)."""
+    if not valid_id(room_id):
+        return False
+    try:
+        raw = base64.urlsafe_b64decode(room_id + "==")
+    except ValueError:
+        return False
+    return len(raw) == 16 and hmac.compare_digest(raw[ID_NONCE:], _id_signature(raw[:ID_NONCE], secret))
+
+
+def _id_signature(nonce: bytes, secret: bytes) -> bytes:
+    return hmac.new(secret, b"room id:" + nonce, hashlib.sha256).digest()[: 16 - ID_NONCE]
+
+
 @dataclass(frozen=True)
 class Room:
     id: str
@@ -65,11 +88,12 @@ class Room:
     leaver: str = ""  # the name of the player who left the free seat, until someone takes it
 
     @classmethod
-    def open(cls, host_key: str, link: Callable[[str], str], name: str = "") -> Room:
-        """A new room with the host seated and the guest's seat free; `link(id)` is its address."""
+    def open(cls, host_key: str, link: Callable[[str], str], name: str = "", *, secret: bytes) -> Room:
+        """A new room with the host seated and the guest's seat free; `link(id)` is its address;
+        its id is signed with `secret` (issue_id)."""
         if not valid_name(name):
             raise RoomError(f"A name is {NAME_RULE}.")
-        room_id = secrets.token_urlsafe(16)
+        room_id = issue_id(secret)
         return cls(id=room_id, seats=(seat_hash(host_key), ""), token=new_key(), link=link(room_id), names=(name, ""))
 
     @classmethod
