@@ -507,3 +507,37 @@ def test_a_rooms_link_and_qr_code_are_made_once_whatever_host_asks(app):
         response = host.client.get(host.path, headers={"Host": f"h{n}.example.org"})
         assert Page(response.text)["room-link"].attrs["value"] == link and Page(response.text)["share"]
     assert roompage.qr_svg.cache_info().misses == made
+
+
+def test_a_refused_name_is_said_beside_the_field_with_what_was_typed(app):
+    host = Seat(app.test_client()).invite("Ann")
+    guest = Seat(app.test_client(), host.path)
+    response = guest.join("ann", status=409)  # the host's name
+    page = Page(response.text)
+    field = page["join-name"]
+    assert field.attrs["value"] == "ann" and field.attrs["aria-invalid"] == "true"
+    assert "join-name-error" in field.attrs["aria-describedby"]
+    assert "not your friend's" in page["join-name-error"].text
+    assert guest.page()["join-name"].attrs["value"] == ""  # nothing kept but on that answer
+
+
+def test_a_seat_taken_first_says_by_whom(app):
+    host = Seat(app.test_client()).invite("Ann")
+    late = Seat(app.test_client(), host.path)
+    form = late.page().form("join")
+    assert form["seat"] == "1"
+    Seat(app.test_client(), host.path).join("Cy")
+    response = late.client.post(f"{host.path}/join", data={**form, "name": "Dee"})
+    assert response.status_code == 409
+    page = Page(response.text)
+    assert page["message"].text == "Cy took the seat first. You can watch the game."
+    assert page.root.by_id("join") is None and "Cy (O)" in page["watching"].text
+
+
+def test_a_spectator_without_javascript_gets_the_waiting_pages_reload(app):
+    host, _ = pair(app)
+    spectator = Seat(app.test_client(), host.path)
+    assert 'http-equiv="refresh"' in spectator.client.get(host.path).text
+    newcomer_room = Seat(app.test_client()).invite("Eve")
+    visitor = app.test_client()
+    assert 'http-equiv="refresh"' not in visitor.get(newcomer_room.path).text  # a form to fill never reloads

@@ -44,7 +44,7 @@ def context(room: Room, version: int, you: int | None) -> dict:
         "view": board_view(game, False, links=mine, move_url=url_for("rooms.move", room_id=room.id)),
         "line": (state, result, text),
         "title": text,
-        "waiting": you is not None and not mine,  # for a friend, a move, or an answer
+        "waiting": not mine and (you is not None or room.full),  # for a move or an answer; a spectator too
         "token": token,
         "rematch": rematch(room, you, names),
         "qr": qr_svg(room.link) if you is not None and not room.full else None,

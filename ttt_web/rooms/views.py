@@ -68,9 +68,25 @@ def events(room_id: str):
 @bp.post("/<room_id>/join")
 def join(room_id: str):
     key = player.seat_key(room_id) or new_key()
-    name = clean_name(request.form.get("name", ""))
-    sit(room_id, key, lambda room: existing(room, room_id).join(key, name))
+    typed = request.form.get("name", "")[:40]
+    try:
+        sit(room_id, key, lambda room: existing(room, room_id).join(key, clean_name(typed)))
+    except RoomError as exc:
+        return refused_seat(room_id, exc, typed)
     return to_room(room_id)
+
+
+def refused_seat(room_id: str, exc: RoomError, typed: str):
+    """A seat refused: beside the name field, what was typed kept; or, if someone sat first,
+    who it was (the form says which seat it asked for)."""
+    room, version = rooms().read(room_id)
+    if room is None:
+        raise missing(room_id)
+    if not room.full:
+        return page(room, version, join_error=str(exc), typed=typed), exc.status
+    seat = request.form.get("seat", "")
+    taker = roompage.player_names(room, None)[int(seat)] if seat in ("0", "1") else "someone"
+    return page(room, version, message=f"{roompage.cap(taker)} took the seat first. You can watch the game."), 409
 
 
 @bp.get("/<room_id>/move")
@@ -225,12 +241,12 @@ def to_room(room_id: str):
     return redirect(url_for("rooms.room", room_id=room_id), 303)
 
 
-def page(room: Room, version: int, message: str | None = None) -> str:
+def page(room: Room, version: int, message: str | None = None, **form) -> str:
     you = room.player(player.seat_key(room.id))
     remember(room, you)
     values = roompage.context(room, version, you)
     refresh = roompage.REFRESH_SECONDS if values["waiting"] and player.auto_refresh_on() else None
-    return render_template("rooms/room.html", **values, refresh=refresh, message=message)
+    return render_template("rooms/room.html", **values, refresh=refresh, message=message, **form)
 
 
 def confirm(room: Room, who: int, action: str, question: str, explanation: list[str], yes: str) -> str:
