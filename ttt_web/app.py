@@ -17,6 +17,7 @@ from . import (
     games,
     grade,
     limits,
+    picture,
     play,
     practice,
     retry,
@@ -103,6 +104,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     limits.init_app(app)  # limits the rooms' invitations: after the blueprints
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
     explore.warm(app)  # and what the explorer's first page shows
+    picture.parts()  # and the parts of every review's picture
     return app
 
 

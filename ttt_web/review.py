@@ -125,7 +125,8 @@ def game(moves: str):
 def picture(moves: str):
     """The final board as a PNG picture, for link previews (chat apps draw no SVG)."""
     final = reviewed(moves)
-    return Response(png(final.moves, final.winning_line), mimetype="image/png", headers={"Cache-Control": CACHE})
+    image = png(position_of(final.board), final.winning_line)
+    return Response(image, mimetype="image/png", headers={"Cache-Control": CACHE})
 
 
 def with_played(view: BoardView, action: ttt.Action | None) -> BoardView:
