@@ -55,6 +55,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.from_mapping(
         SECRET_KEY=os.environ.get("SECRET_KEY"),
         REDIS_URL=os.environ.get("REDIS_URL"),
+        REDIS_CONNECTIONS=int(os.environ.get("TTT_REDIS_CONNECTIONS", "100")),  # per process
+        REDIS_WAIT_SECONDS=float(os.environ.get("TTT_REDIS_WAIT_SECONDS", "2")),  # for a free one, then 503
         DATABASE=os.environ.get("TTT_DATABASE") or os.path.join(app.instance_path, "ttt.sqlite3"),
         PERMANENT_SESSION_LIFETIME=timedelta(days=int(os.environ.get("TTT_SESSION_DAYS", "30"))),
         SESSION_REFRESH_EACH_REQUEST=False,  # a page view must never overwrite a move

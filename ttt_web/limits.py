@@ -30,7 +30,7 @@ def init_app(app: Flask) -> None:
         app=app,
         application_limits=[limit],
         storage_uri=app.config.get("REDIS_URL") or "memory://",
-        storage_options={"socket_timeout": 2, "socket_connect_timeout": 2} if app.config.get("REDIS_URL") else {},
+        storage_options=storage_options(app),
         key_prefix="ttt:limit",
         headers_enabled=False,  # Retry-After on a 429 only (below), never on a page or a 503
         swallow_errors=True,  # a limiter whose store is down lets players through
@@ -45,6 +45,12 @@ def init_app(app: Flask) -> None:
         current = limiter.current_limit
         response.headers["Retry-After"] = str(max(1, int(current.reset_at - time.time())) if current else 60)
         return response
+
+
+def storage_options(app: Flask) -> dict:
+    """On Redis, the limiter shares the session store's pool: one bound on connections."""
+    store = app.extensions["ttt.store"]
+    return {"connection_pool": store.client.connection_pool} if app.config.get("REDIS_URL") else {}
 
 
 def changes_session(request: Request) -> bool:

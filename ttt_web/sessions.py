@@ -110,8 +110,7 @@ def init_app(app: Flask) -> None:
     session interface on it."""
     every_table = tables(app)
     if app.config.get("REDIS_URL"):
-        client = redis.Redis.from_url(app.config["REDIS_URL"], socket_timeout=2, socket_connect_timeout=2)
-        store = RedisStore(client)
+        store = RedisStore(redis.Redis(connection_pool=redis_pool(app)))
     else:
         store = SQLiteStore(app.config["DATABASE"], every_table)
     upkeep = Upkeep(store, every_table, app.config["TIDY_SECONDS"], app.logger)
@@ -122,6 +121,18 @@ def init_app(app: Flask) -> None:
     app.after_request(upkeep.schedule)
     warn_about_file_store(app)
     app.cli.command("tidy-store")(lambda: print(f"removed {store.tidy(every_table)} expired or evicted records"))
+
+
+def redis_pool(app: Flask) -> redis.BlockingConnectionPool:
+    """At most REDIS_CONNECTIONS connections per process; past them, a request waits up to
+    REDIS_WAIT_SECONDS for one to be free (then 503), rather than failing at once."""
+    return redis.BlockingConnectionPool.from_url(
+        app.config["REDIS_URL"],
+        max_connections=app.config["REDIS_CONNECTIONS"],
+        timeout=app.config["REDIS_WAIT_SECONDS"],
+        socket_timeout=2,
+        socket_connect_timeout=2,
+    )
 
 
 def warn_about_file_store(app: Flask) -> None:
