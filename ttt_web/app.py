@@ -24,6 +24,7 @@ from . import (
     review,
     rooms,
     roomstore,
+    roomstream,
     security,
     sessions,
     urls,
@@ -80,6 +81,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         TRUSTED_HOSTS=trusted_hosts.split(",") if trusted_hosts else None,  # else any well-formed Host
         STREAM_SECONDS=float(os.environ.get("TTT_STREAM_SECONDS", "300")),  # then the browser reconnects
         HEARTBEAT_SECONDS=float(os.environ.get("TTT_HEARTBEAT_SECONDS", "15")),  # keeps proxies from closing a stream
+        STREAMS=int(os.environ.get("TTT_STREAMS", "250")),  # per process: a quarter of gunicorn.conf's connections
+        STREAMS_PER_ADDRESS=int(os.environ.get("TTT_STREAMS_PER_ADDRESS", "50")),  # per process
+        STREAMS_PER_ROOM=int(os.environ.get("TTT_STREAMS_PER_ROOM", "16")),  # per process
+        STREAM_RELOAD_SECONDS=10,  # a page whose stream was refused reloads after this (and up to half again)
     )
     if test_config:
         app.config.from_mapping(test_config)
@@ -92,6 +97,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXY_HOPS"])
     sessions.init_app(app)
     roomstore.init_app(app)
+    roomstream.init_app(app)
     security.init_app(app)
     errors.init_app(app)
     urls.init_app(app)

@@ -42,6 +42,8 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(429)
     def too_many(error):
         response = http_error(error)
+        if "Retry-After" in response.headers:  # the error's own (a refused event stream)
+            return response
         current = limiter.current_limit
         response.headers["Retry-After"] = str(max(1, int(current.reset_at - time.time())) if current else 60)
         return response

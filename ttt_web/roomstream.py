@@ -16,25 +16,53 @@ import json
 import time
 from collections.abc import Iterator
 
-from flask import Response, current_app, request, stream_with_context
+from flask import Flask, Response, current_app, request, stream_with_context
+from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
 from . import roompage
 from .roomstore import rooms
 from .store import STORE_ERRORS
+from .streambudget import OverBudget, Slot, StreamBudget
 
 RETRY_MS = 2000  # how long a browser waits before it reconnects a stream that ended
+REFUSED_RETRY_SECONDS = 10  # what a refused stream is told to wait (its page reloads instead)
+
+
+class TooManyStreams(TooManyRequests):
+    description = "Too many live pages are open from your network. This page reloads by itself instead."
+
+
+class NoPlaceForStream(ServiceUnavailable):
+    description = "The server follows as many live pages as it can. This page reloads by itself instead."
+
+
+def init_app(app: Flask) -> None:
+    config = app.config
+    app.extensions["ttt.streams"] = StreamBudget(
+        config["STREAMS"], config["STREAMS_PER_ADDRESS"], config["STREAMS_PER_ROOM"]
+    )
 
 
 def response(room_id: str, key: str | None) -> Response:
-    """The stream of room `room_id` for the holder of seat key `key` (None: a visitor)."""
+    """The stream of room `room_id` for the holder of seat key `key` (None: a visitor); 429 or
+    503 at once if there is no place for it (streambudget)."""
+    budget: StreamBudget = current_app.extensions["ttt.streams"]
+    connection = request.environ.get("gunicorn.socket")
+    try:
+        slot = budget.take(request.remote_addr or "", room_id, connection.fileno() if connection else -1)
+    except OverBudget as over:
+        raise (TooManyStreams if over.mine else NoPlaceForStream)(retry_after=REFUSED_RETRY_SECONDS) from None
     if rooms().get(room_id) is None:  # read again once the stream follows it: no change falls between
+        budget.give_back(slot)
         return Response(status=204)
     seen = request.headers.get("Last-Event-ID") or request.args.get("v", "")
-    events = stream_with_context(_events(room_id, key, seen))
-    return Response(events, mimetype="text/event-stream", headers={"X-Accel-Buffering": "no"})
+    events = stream_with_context(_events(room_id, key, seen, slot))
+    stream = Response(events, mimetype="text/event-stream", headers={"X-Accel-Buffering": "no"})
+    stream.call_on_close(lambda: budget.give_back(slot))  # however the stream ends, even unread
+    return stream
 
 
-def _events(room_id: str, key: str | None, seen: str) -> Iterator[str]:
+def _events(room_id: str, key: str | None, seen: str, slot: Slot) -> Iterator[str]:
     """Events from the version the page shows (`seen`) on; `sent` is what the page shows."""
     heartbeat = current_app.config["HEARTBEAT_SECONDS"]
     deadline = time.monotonic() + current_app.config["STREAM_SECONDS"]
@@ -42,7 +70,8 @@ def _events(room_id: str, key: str | None, seen: str) -> Iterator[str]:
     yield f"retry: {RETRY_MS}\n\n"
     watch = rooms().watch
     with watch.follow(room_id, 0) as follower:
-        while not watch.closing:
+        slot.wake.append(follower.woken.set)
+        while not watch.closing and not slot.dropped.is_set():
             try:
                 room, version = watch.read(room_id, rooms().read)
             except STORE_ERRORS:
