@@ -5,7 +5,6 @@ replay of every stored game by the independent judge."""
 
 from __future__ import annotations
 
-import contextlib
 import http.client
 import random
 import selectors
@@ -24,6 +23,7 @@ class Background:
     def __init__(self, count: int) -> None:
         self.stopping = threading.Event()
         self.done = [0] * count
+        self.failures: dict[str, int] = {}  # what went wrong, and how often
         self.threads = [threading.Thread(target=self._run, args=(n,), daemon=True) for n in range(count)]
 
     def __enter__(self):
@@ -38,9 +38,12 @@ class Background:
 
     def _run(self, n: int) -> None:
         while not self.stopping.is_set():
-            with contextlib.suppress(OSError, http.client.HTTPException, AssertionError):
+            try:
                 self._work(n)
                 self.done[n] += 1
+            except (OSError, http.client.HTTPException, AssertionError) as exc:
+                failure = f"{type(exc).__name__}: {str(exc)[:80]}"
+                self.failures[failure] = self.failures.get(failure, 0) + 1
 
     def _work(self, n: int) -> None:
         raise NotImplementedError
@@ -117,10 +120,14 @@ class PictureFlood(Background):
 class StreamFlood:
     """`per_address` event streams from each of `addresses` addresses (127.0.4.x) over
     `paths` (rooms' events), held open and read; each one the server closes or refuses is
-    opened again at once, so the flood never lets up. `refused` counts the answers that were
-    not a stream (429, 503)."""
+    opened again `pause` seconds later, so the flood never lets up. `refused` counts the
+    answers that were not a stream (429, 503)."""
 
-    def __init__(self, base: str, paths: list[str], addresses: int = 7, per_address: int = 400) -> None:
+    def __init__(
+        self, base: str, paths: list[str], addresses: int = 7, per_address: int = 400, pause: float = 1.0
+    ) -> None:
+        self.pause = pause
+        self.again: list[tuple[float, int]] = []  # (when, which) to open again
         parts = urlsplit(base)
         self.address, self.netloc = (parts.hostname, parts.port), parts.netloc
         self.paths = paths
@@ -173,7 +180,14 @@ class StreamFlood:
             for key in closed:
                 self.selector.unregister(key.fileobj)
                 key.fileobj.close()
-                self._open(key.data)
+                self.again.append((time.monotonic() + self.pause, key.data))
+            now, later = time.monotonic(), []
+            for when, n in self.again:
+                if when <= now:
+                    self._open(n)
+                else:
+                    later.append((when, n))
+            self.again = later
 
 
 def newcomer_served(base: str, source: str, seconds: float = 5) -> bool:

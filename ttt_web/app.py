@@ -93,8 +93,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
 
-    if app.config["PROXY_HOPS"]:  # the client's address, as the proxies in front saw it
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXY_HOPS"])
     sessions.init_app(app)
     roomstore.init_app(app)
     roomstream.init_app(app)
@@ -113,6 +111,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
     explore.warm(app)  # and what the explorer's first page shows
     picture.parts()  # and the parts of every review's picture
+    if app.config["PROXY_HOPS"]:  # the client's address, as the proxies in front saw it (outermost)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXY_HOPS"])
     return app
 
 

@@ -4,8 +4,9 @@ ordinary requests need. A stream past a bound is refused at once (roomstream ans
 address over its share, else 503), and its page falls back to reloading (static/live.js).
 
 A stream whose client has gone keeps its greenlet until its next write (a heartbeat, up to
-HEARTBEAT_SECONDS later). So before refusing anyone, every stream's socket is checked: those
-the client has closed give up their place at once.
+HEARTBEAT_SECONDS later). So before refusing anyone, every stream's socket is checked (at most
+every SWEEP_SECONDS, so that a flood of refused streams costs no more): those the client has
+closed give up their place at once.
 
 Numbers per process (each gunicorn worker has its own): a school behind one address with its
 players in pairs spread over two workers needs one stream per player's page, so PER_ADDRESS
@@ -18,7 +19,10 @@ import _socket  # the C module: a probe that never waits, even when gevent has p
 import os
 import socket
 import threading
+import time
 from dataclasses import dataclass, field
+
+SWEEP_SECONDS = 0.5  # at most one check of every stream's socket this often (some 1 ms for 250)
 
 
 class OverBudget(Exception):
@@ -51,6 +55,7 @@ class StreamBudget:
         self.total, self.per_address, self.per_room = total, per_address, per_room
         self.slots: set[Slot] = set()
         self._lock = threading.Lock()
+        self._next_sweep = 0.0
 
     def take(self, address: str, room_id: str, fd: int = -1) -> Slot:
         """A place for a new stream; OverBudget if every bound's closed streams are gone and
@@ -58,7 +63,8 @@ class StreamBudget:
         slot = Slot(address, room_id, fd)
         with self._lock:
             full = self._full(slot)
-            if full is not None:
+            if full is not None and time.monotonic() >= self._next_sweep:
+                self._next_sweep = time.monotonic() + SWEEP_SECONDS
                 self._drop_closed()
                 full = self._full(slot)
             if full is not None:
