@@ -115,6 +115,7 @@ def set_headers(response: Response) -> Response:
     headers = HTTPS_HEADERS if current_app.config["HTTPS"] else HEADERS
     present = {name.lower() for name, _ in response.headers}  # a view's own header wins
     response.headers.extend((name, value) for name, value in headers.items() if name.lower() not in present)
-    if request.endpoint != "static" and "Cache-Control" not in response.headers:
+    kept = request.endpoint == "static" and response.status_code < 400  # a file: Flask's own caching
+    if not kept and "Cache-Control" not in response.headers:
         response.headers["Cache-Control"] = "no-store"  # unless a view says otherwise (a review)
     return response
