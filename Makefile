@@ -1,4 +1,4 @@
-# The two commands: `make run` and `make test`. Everything else here serves them.
+# The two commands: `make run` and `make test`; `make check` is the fast loop. Everything else here serves them.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -7,7 +7,7 @@ SYSTEM_PACKAGES := chromium redis-server fonts-dejavu-core
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test lint format system-packages bench clean
+.PHONY: run test check lint format system-packages bench clean
 
 run: $(VENV)/.run-installed
 	$(VENV)/bin/gunicorn -c gunicorn.conf.py --bind $(HOST):$(PORT) --access-logfile - wsgi:app
@@ -15,9 +15,14 @@ run: $(VENV)/.run-installed
 test: lint system-packages
 	$(PY) -m pytest
 
+# The fast loop: lint and the unit tests (no server, no browser).
+check: lint
+	$(PY) -m pytest -q -m unit -p no:cacheprovider
+
 lint: $(VENV)/.test-installed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
 
 format: $(VENV)/.test-installed
 	$(PY) -m ruff check --fix .

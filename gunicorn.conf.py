@@ -1,7 +1,7 @@
-"""How gunicorn serves the app: `make run`, the README's deployment and the tests all load
+"""How gunicorn serves the app: `make run`, docs/deploy.md's deployment and the tests all load
 this file (`gunicorn -c gunicorn.conf.py ... wsgi:app`).
 
-gevent workers (ttt_web.worker): each connection is a greenlet, so a client that trickles
+gevent workers (ttt_web.server.worker): each connection is a greenlet, so a client that trickles
 its headers or never finishes its body holds a few kilobytes, not a worker. Sync workers
 would let two such clients stall the whole site. The app's waits (Redis, the network) yield
 to the other greenlets, since gunicorn monkey-patches the standard library before it loads
@@ -10,13 +10,13 @@ the app; nothing waits on another request.
 
 import os
 
-worker_class = "ttt_web.worker.Worker"  # gevent's, with a bound per client address (see there)
+worker_class = "ttt_web.server.worker.Worker"  # gevent's, with a bound per client address (see there)
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_connections = int(os.environ.get("TTT_WORKER_CONNECTIONS", "1000"))  # open connections per worker
 keepalive = 5  # seconds a client has to send a request's headers (gevent), and to idle between requests
 timeout = 30  # a worker that stops answering its master for this long is restarted
 graceful_timeout = 10
-logger_class = "ttt_web.accesslog.AccessLog"  # the access log without game and seat tokens
+logger_class = "ttt_web.server.accesslog.AccessLog"  # the access log without game and seat tokens
 # X-Forwarded-Proto and the like are trusted from nobody unless said (gunicorn trusts 127.0.0.1 by
 # default): a client on the same host would otherwise choose the scheme of links on pages that
 # caches keep for everyone.

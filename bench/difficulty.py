@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ttt_web.game import DIFFICULTIES, win_rates
+from ttt_web.core.game import DIFFICULTIES, win_rates
 
 
 def main() -> None:

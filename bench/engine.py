@@ -18,12 +18,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ttt_web import tictactoe as ttt  # noqa: E402
+from ttt_web.core import tictactoe as ttt  # noqa: E402
 
 COLD = """
 import time
 t = time.perf_counter()
-import ttt_web.tictactoe as ttt
+import ttt_web.core.tictactoe as ttt
 ttt.minimax(ttt.initial_state())
 print(time.perf_counter() - t)
 """

@@ -11,9 +11,9 @@ import random
 
 from flask import Flask, redirect, request
 
-from ttt_web import tictactoe as ttt
-from ttt_web.game import choose_move
-from ttt_web.security import HEADERS
+from ttt_web.core import tictactoe as ttt
+from ttt_web.core.game import choose_move
+from ttt_web.web.security import HEADERS
 
 app = Flask(__name__)
 EMPTY_BOARD = "." * 9

@@ -6,9 +6,10 @@ import tempfile
 
 from flask import render_template
 
-from ttt_web import board, state
 from ttt_web.app import create_app
-from ttt_web.game import DEFAULTS, Game
+from ttt_web.core.game import DEFAULTS, Game
+from ttt_web.web import board_view as board
+from ttt_web.web import player as state
 
 game = Game(token="A" * 22, moves=(0, 4), **DEFAULTS)
 folder = tempfile.mkdtemp(prefix="ttt-floor-")

@@ -19,6 +19,30 @@ from ttt_web.app import create_app
 CHROMIUM = "/usr/bin/chromium"
 
 
+KINDS = ("unit", "server", "browser")
+BROWSER_FIXTURES = {"page", "context", "browser"}
+SERVER_FIXTURES = {"live_server", "redis_server"}
+
+
+def pytest_collection_modifyitems(items):
+    """Every test is of one kind (pyproject.toml's markers): one marked by hand keeps its mark;
+    the others are told by what they use: Chromium, a server of their own (gunicorn or
+    redis-server, the app on Redis included), or neither, a unit test (`make check`)."""
+    for item in items:
+        if not any(item.get_closest_marker(kind) for kind in KINDS):
+            item.add_marker(kind_of(item))
+
+
+def kind_of(item) -> str:
+    fixtures = set(getattr(item, "fixturenames", ()))
+    if fixtures & BROWSER_FIXTURES:
+        return "browser"
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    if fixtures & SERVER_FIXTURES or "redis" in params.values():
+        return "server"
+    return "unit"
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args():
     if not Path(CHROMIUM).exists():

@@ -6,7 +6,7 @@ import pytest
 from tests import judge
 from tests.page import Page
 from tests.test_engine import LIVE, board
-from ttt_web import bugs
+from ttt_web.core import bugs
 
 
 def utility_value(pos: str) -> int:

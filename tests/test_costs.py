@@ -1,4 +1,4 @@
-"""Search costs (ttt_web.costs) against counts made independently here, with the judge's
+"""Search costs (ttt_web.core.costs) against counts made independently here, with the judge's
 own rules, no memo and no shared code."""
 
 import math
@@ -7,7 +7,7 @@ import random
 import pytest
 
 from tests import judge
-from ttt_web import costs
+from ttt_web.core import costs
 
 
 def plain_count(pos: str) -> int:

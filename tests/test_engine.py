@@ -4,8 +4,8 @@ import sys
 import pytest
 
 from tests import judge
-from ttt_web import tictactoe as ttt
-from ttt_web.tictactoe import EMPTY, InvalidMoveError, O, X
+from ttt_web.core import tictactoe as ttt
+from ttt_web.core.tictactoe import EMPTY, InvalidMoveError, O, X
 
 
 def board(text: str) -> ttt.Board:
@@ -229,7 +229,7 @@ def test_the_engine_never_loses_against_any_opponent(engine_side):
 
 def test_cold_start_solves_once_and_imports_nothing_heavy():
     code = (
-        "import sys; import ttt_web.tictactoe as t;"
+        "import sys; import ttt_web.core.tictactoe as t;"
         "t.minimax(t.initial_state()); n = len(t._scores);"
         "[t.minimax(t.result(t.initial_state(), a)) for a in t.actions(t.initial_state())];"
         "assert len(t._scores) == n, 'solved twice';"

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from tests import judge
-from ttt_web.game import win_rates
+from ttt_web.core.game import win_rates
 
 
 def test_playing_o_lets_the_ai_open(play):

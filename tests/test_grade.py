@@ -114,7 +114,7 @@ def reports(tmp_path_factory) -> dict[str, tuple[int, dict]]:
         path.write_text(QUICK.replace(line, replacement))
         running[name] = grade(path, "--json")
     running["correct"] = grade(STUDENTS / "quick.py", "--json")
-    running["engine"] = grade(ROOT / "ttt_web" / "tictactoe.py", "--json")
+    running["engine"] = grade(ROOT / "ttt_web" / "core" / "tictactoe.py", "--json")
     return {name: (code, json.loads(out)) for name, (code, out) in ((n, finished(p)) for n, p in running.items())}
 
 

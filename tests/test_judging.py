@@ -1,12 +1,12 @@
-"""The judging of moves (ttt_web.judging): literal positions, then every move from every
+"""The judging of moves (ttt_web.core.judging): literal positions, then every move from every
 live position against the independent judge."""
 
 import pytest
 
 from tests import judge
 from tests.test_engine import LIVE, board
-from ttt_web import judging
-from ttt_web import tictactoe as ttt
+from ttt_web.core import judging
+from ttt_web.core import tictactoe as ttt
 
 
 @pytest.mark.parametrize(

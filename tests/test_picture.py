@@ -3,7 +3,7 @@ board drawn stroke by stroke, and one picture per final board whatever the order
 
 import pytest
 
-from ttt_web import picture
+from ttt_web.review import picture
 
 pytestmark = pytest.mark.unit
 

@@ -8,8 +8,8 @@ import pytest
 
 from tests import judge
 from tests.page import Page
-from ttt_web import tictactoe as ttt
-from ttt_web.board import in_words
+from ttt_web.core import tictactoe as ttt
+from ttt_web.core.words import in_words
 
 CELL = r"[a-c][1-3]"
 

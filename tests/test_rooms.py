@@ -13,8 +13,9 @@ import redis
 from tests import servers
 from tests.conftest import records
 from tests.page import Page
-from ttt_web import roompage, rooms
-from ttt_web.room import GUEST, HOST, Room, RoomError, new_key
+from ttt_web.core.room import GUEST, HOST, Room, RoomError, new_key
+from ttt_web.rooms import page as roompage
+from ttt_web.rooms import views as rooms
 
 WIN_FOR_X = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]  # X completes the top row
 
@@ -421,6 +422,7 @@ def test_the_invitation_form_is_on_the_game_page(play):
 # Across two gunicorn instances that share Redis.
 
 
+@pytest.mark.server
 def test_two_players_on_two_gunicorn_instances_sharing_redis(tmp_path, redis_server):
     env = servers.app_env(tmp_path, REDIS_URL=redis_server.url)
     with servers.gunicorn(env, workers=2) as first, servers.gunicorn(env, workers=2) as second:

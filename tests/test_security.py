@@ -11,10 +11,10 @@ from werkzeug.wrappers import Response
 
 from tests.conftest import read_only, records
 from tests.page import Page
-from ttt_web import errors
 from ttt_web.app import ROOT, create_app
-from ttt_web.game import Game
-from ttt_web.room import Room
+from ttt_web.core.game import Game
+from ttt_web.core.room import Room
+from ttt_web.web import errors
 
 REQUIRED_CSP = [
     "default-src 'self'",

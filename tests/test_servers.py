@@ -9,6 +9,8 @@ import pytest
 from tests import judge, servers
 from tests.conftest import Player
 
+pytestmark = pytest.mark.server
+
 
 def test_wsgi_under_gunicorn_plays_a_whole_game(tmp_path):
     env = {"TTT_INSTANCE_DIR": str(tmp_path / "instance")}  # no SECRET_KEY: made at first start

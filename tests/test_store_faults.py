@@ -17,7 +17,9 @@ import pytest
 from tests import servers
 from tests.conftest import Player, read_only, records
 from ttt_web.app import create_app
-from ttt_web.game import Game
+from ttt_web.core.game import Game
+
+pytestmark = pytest.mark.server
 
 
 def make_app(directory, **config):

@@ -5,7 +5,7 @@ import socket
 
 import pytest
 
-from ttt_web.streambudget import OverBudget, StreamBudget, closed_by_peer
+from ttt_web.rooms.budget import OverBudget, StreamBudget, closed_by_peer
 
 pytestmark = pytest.mark.unit
 

@@ -11,26 +11,19 @@ from pathlib import Path
 from flask import Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import (
-    errors,
-    explore,
-    games,
-    grade,
-    limits,
-    picture,
-    play,
-    practice,
-    retry,
-    review,
-    rooms,
-    roomstore,
-    roomstream,
-    security,
-    sessions,
-    urls,
-)
-from . import tictactoe as ttt
-from .store import STORE_ERRORS
+from . import grade
+from .core import tictactoe as ttt
+from .explore import views as explore
+from .play import games
+from .play import views as play
+from .practice import views as practice
+from .review import picture, retry
+from .review import views as review
+from .rooms import store as roomstore
+from .rooms import stream as roomstream
+from .rooms import views as rooms
+from .store.base import STORE_ERRORS
+from .web import errors, limits, security, sessions, urls
 
 ROOT = Path(__file__).resolve().parent.parent
 

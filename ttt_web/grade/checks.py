@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from .. import tictactoe as ttt
-from ..costs import EMPTY_BOARD, board, over, reachable, to_move, utility
-from ..search import best_actions, value
+from ..core import tictactoe as ttt
+from ..core.costs import EMPTY_BOARD, board, over, reachable, to_move, utility
+from ..core.search import best_actions, value
 
 FUNCTIONS = ("player", "actions", "result", "winner", "terminal", "utility", "minimax")
 OFF_BOARD = ((3, 1), (1, -1))

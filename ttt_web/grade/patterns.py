@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import tictactoe as ttt
-from ..costs import board, over, to_move
-from ..search import best_actions
+from ..core import tictactoe as ttt
+from ..core.costs import board, over, to_move
+from ..core.search import best_actions
 from .checks import Action
 
 ENOUGH = 20  # positions that must show a pattern before it is named

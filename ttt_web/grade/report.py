@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..costs import over, to_move
+from ..core.costs import over, to_move
 from .checks import Action, Wrong
 from .patterns import Pattern
 

@@ -1,0 +1,171 @@
+"""What it costs to search a position, counted exactly: how many positions five versions of
+minimax visit from it, root included. Standard library and the engine only.
+
+Positions here are 9-character strings read row by row ("X", "O" or "."). The searches
+are the assignment's: X maximizes, O minimizes, a finished game is worth its `utility`
+(1, 0 or -1), and every call on a position counts as one visit.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+from ..core import tictactoe as ttt
+
+EMPTY_BOARD = "." * 9
+SYMMETRIES = (
+    (0, 1, 2, 3, 4, 5, 6, 7, 8),
+    (6, 3, 0, 7, 4, 1, 8, 5, 2),  # a quarter turn
+    (8, 7, 6, 5, 4, 3, 2, 1, 0),
+    (2, 5, 8, 1, 4, 7, 0, 3, 6),
+    (2, 1, 0, 5, 4, 3, 8, 7, 6),  # mirrored left to right
+    (6, 7, 8, 3, 4, 5, 0, 1, 2),
+    (0, 3, 6, 1, 4, 7, 2, 5, 8),
+    (8, 5, 2, 7, 4, 1, 6, 3, 0),
+)
+
+
+@dataclass(frozen=True)
+class Costs:
+    plain: int  # minimax as the assignment describes it: every node of the game tree
+    alphabeta: int  # alpha-beta, trying moves in row-major order
+    alphabeta_ordered: int  # alpha-beta, trying the best move first
+    memo: int  # memoized minimax: each distinct position once
+    symmetry: int  # memoized up to the board's 8 symmetries
+
+
+@functools.lru_cache(maxsize=6000)
+def costs(position: str) -> Costs:
+    """The five counts from `position` (a live or finished one); computed once, then kept."""
+    return Costs(
+        plain=tree_size(position),
+        alphabeta=alphabeta(position).visited,
+        alphabeta_ordered=alphabeta(position, ordered=True).visited,
+        memo=len(reachable(position)),
+        symmetry=len({canonical(p) for p in reachable(position)}),
+    )
+
+
+def to_move(position: str) -> str:
+    return ttt.player(board(position))
+
+
+def over(position: str) -> bool:
+    return ttt.terminal(board(position))
+
+
+def utility(position: str) -> int:
+    """1 if X has won, -1 if O has, else 0: X's point of view."""
+    return ttt.utility(board(position))
+
+
+def children(position: str) -> list[str]:
+    """The positions one move away, in row-major order of the move."""
+    mark = to_move(position)
+    return [position[:n] + mark + position[n + 1 :] for n, c in enumerate(position) if c == "."]
+
+
+@functools.cache
+def tree_size(position: str) -> int:
+    """Nodes of the game tree below `position`, itself included: what plain minimax visits."""
+    if over(position):
+        return 1
+    return 1 + sum(tree_size(child) for child in children(position))
+
+
+@dataclass(frozen=True)
+class Searched:
+    """A position as alpha-beta meets it: the window it is searched with, what it returns,
+    and the moves it searched and pruned, each as (cell, what lies there).
+
+    `returned` is exact only inside the window; at or below alpha it is an upper bound, at
+    or above beta a lower bound."""
+
+    position: str
+    alpha: float
+    beta: float
+    returned: int  # X's point of view
+    children: tuple[tuple[int, Searched], ...]
+    pruned: tuple[tuple[int, str], ...]  # (cell, position) of each move never searched
+    visited: int  # positions alpha-beta visits from here, this one included
+
+    @property
+    def bound(self) -> str:
+        """ "=" when `returned` is the exact value, "≤" or "≥" when it is only a bound."""
+        if not self.children:
+            return "="  # a finished game: its utility
+        return "≤" if self.returned <= self.alpha else "≥" if self.returned >= self.beta else "="
+
+    @property
+    def skipped(self) -> int:
+        """Positions under the pruned moves, at every level: what plain minimax would add."""
+        own = sum(tree_size(position) for _, position in self.pruned)
+        return own + sum(child.skipped for _, child in self.children)
+
+
+@functools.cache
+def alphabeta(position: str, alpha: float = -math.inf, beta: float = math.inf, ordered: bool = False) -> Searched:
+    """Alpha-beta search from `position`, as in the textbook's MAX-VALUE and MIN-VALUE: a MAX
+    node stops at a value >= beta, a MIN node at one <= alpha. Moves in row order, or the
+    best first when `ordered`."""
+    if over(position):
+        return Searched(position, alpha, beta, utility(position), (), (), 1)
+    maximizing, entry = to_move(position) == ttt.X, (alpha, beta)
+    value = -math.inf if maximizing else math.inf
+    searched, pending = [], best_first(position) if ordered else moves(position)
+    while pending:
+        cell, child = pending.pop(0)
+        result = alphabeta(child, alpha, beta, ordered)
+        searched.append((cell, result))
+        if maximizing:
+            value = max(value, result.returned)
+            if value >= beta:
+                break
+            alpha = max(alpha, value)
+        else:
+            value = min(value, result.returned)
+            if value <= alpha:
+                break
+            beta = min(beta, value)
+    visited = 1 + sum(result.visited for _, result in searched)
+    return Searched(position, *entry, int(value), tuple(searched), tuple(pending), visited)
+
+
+def moves(position: str) -> list[tuple[int, str]]:
+    """(cell, child position) for each legal move, in row order; [] when the game is over."""
+    empty = [n for n, c in enumerate(position) if c == "."]
+    return [] if over(position) else list(zip(empty, children(position), strict=True))
+
+
+def best_first(position: str) -> list[tuple[int, str]]:
+    """(cell, child position) for each move, the mover's best first (by the engine's values),
+    row-major among equals."""
+    rank = {"win": 0, "draw": 1, "loss": 2}
+    values = ttt.scores(board(position))
+    order = sorted(values, key=lambda a: (rank[values[a].outcome], a))
+    mark = to_move(position)
+    return [(3 * i + j, position[: 3 * i + j] + mark + position[3 * i + j + 1 :]) for i, j in order]
+
+
+@functools.cache
+def reachable(position: str) -> frozenset[str]:
+    """Every position reachable from `position`, itself included."""
+    if over(position):
+        return frozenset((position,))
+    return frozenset((position,)).union(*(reachable(child) for child in children(position)))
+
+
+def canonical(position: str) -> str:
+    """The least of a position's 8 symmetric images: one name for all of them."""
+    return min("".join(position[n] for n in symmetry) for symmetry in SYMMETRIES)
+
+
+def board(position: str) -> ttt.Board:
+    cells = [{"X": ttt.X, "O": ttt.O, ".": ttt.EMPTY}[c] for c in position]
+    return [cells[0:3], cells[3:6], cells[6:9]]
+
+
+def position_of(board_: ttt.Board) -> str:
+    return "".join(cell or "." for row in board_ for cell in row)

@@ -1,0 +1,263 @@
+"""A game as the web app keeps it: options, the moves so far, and what to show.
+
+A `Game` is immutable and round-trips through plain JSON-native values (`to_data` and
+`from_data`), so the session store holds strings, ints, booleans and lists only. The
+board is never stored: it is replayed from the moves, so a stored game is always a legal
+position consistent with its history.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+
+from ..core import tictactoe as ttt
+
+SIDES = (ttt.X, ttt.O)
+DIFFICULTIES = ("easy", "medium", "impossible")
+MODES = ("ai", "friend")
+DEFAULTS = {"side": ttt.X, "difficulty": "medium", "mode": "ai"}
+NAME_LENGTH = 12  # a friend's name, as the status line and the score show it
+
+# Chance that the AI makes a mistake on a move, when a mistake is possible at all.
+MISTAKE_RATE = {"easy": 0.6, "medium": 0.25, "impossible": 0.0}
+
+COLUMNS = "abc"
+
+
+class GameError(ValueError):
+    """A request that does not fit the game: the message says why, for the player."""
+
+
+@dataclass(frozen=True)
+class Game:
+    token: str
+    side: str = ttt.X
+    difficulty: str = DEFAULTS["difficulty"]
+    mode: str = "ai"
+    moves: tuple[int, ...] = ()
+    scored: bool = False
+    names: tuple[str, str] = ("", "")  # in friend mode, X's and O's; "" for none
+    board: ttt.Board = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.side not in SIDES or self.difficulty not in DIFFICULTIES or self.mode not in MODES:
+            raise GameError("Unknown game options.")
+        if len(self.names) != 2 or not all(valid_name(name) for name in self.names):
+            raise GameError("Names are up to 12 letters, digits or spaces.")
+        board = ttt.initial_state()
+        for cell in self.moves:
+            if ttt.terminal(board):
+                raise GameError("Moves after the end of the game.")
+            board = ttt.result(board, _action(cell))
+        object.__setattr__(self, "board", board)
+
+    @classmethod
+    def start(cls, rng: random.Random, moves: tuple[int, ...] = (), **options: str) -> Game:
+        """A new game, from the empty board or from the position `moves` lead to; the AI
+        moves first when it is its turn (it opens when the human plays O)."""
+        game = cls(token=secrets.token_urlsafe(16), moves=moves, **{**DEFAULTS, **options})
+        return game.ai_reply(rng)
+
+    @classmethod
+    def from_data(cls, data: object) -> Game | None:
+        """The game stored in the session, or None if there is none or it is not valid."""
+        if not isinstance(data, dict):
+            return None
+        try:
+            moves = data["moves"]
+            if not isinstance(moves, list) or not all(type(m) is int for m in moves):
+                return None
+            fields = {k: data[k] for k in ("token", "side", "difficulty", "mode", "scored")}
+            if not isinstance(fields["token"], str) or not isinstance(fields["scored"], bool):
+                return None
+            names = data.get("names", ["", ""])  # games stored before names lack them
+            if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+                return None
+            return cls(moves=tuple(moves), names=tuple(names), **fields)
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def to_data(self) -> dict:
+        return {
+            "token": self.token,
+            "side": self.side,
+            "difficulty": self.difficulty,
+            "mode": self.mode,
+            "moves": list(self.moves),
+            "scored": self.scored,
+            "names": list(self.names),
+        }
+
+    # What the position is: derived from the immutable board once, on first use.
+
+    @property
+    def number(self) -> int:
+        """How many moves have been played: the move number a link must carry."""
+        return len(self.moves)
+
+    @cached_property
+    def ref(self) -> str:
+        """A public name for this game, for the addresses of its boards; the token stays
+        secret."""
+        return hashlib.sha256(self.token.encode()).hexdigest()[:10]
+
+    @cached_property
+    def over(self) -> bool:
+        return ttt.terminal(self.board)
+
+    @cached_property
+    def winner(self) -> str | None:
+        return ttt.winner(self.board)
+
+    @cached_property
+    def to_move(self) -> str:
+        return ttt.player(self.board)
+
+    @property
+    def ai_side(self) -> str | None:
+        if self.mode != "ai":
+            return None
+        return ttt.O if self.side == ttt.X else ttt.X
+
+    @property
+    def humans_turn(self) -> bool:
+        return not self.over and self.to_move != self.ai_side
+
+    @cached_property
+    def winning_line(self) -> tuple[int, ...]:
+        """The cells of the completed line, or () if nobody has won."""
+        return tuple(3 * i + j for i, j in ttt.winning_line(self.board))
+
+    @property
+    def outcome(self) -> str:
+        """ "win", "loss" or "draw" when the game is over: the human's, in AI mode; X's, in
+        friend mode."""
+        if self.winner is None:
+            return "draw"
+        first = self.side if self.mode == "ai" else ttt.X
+        return "win" if self.winner == first else "loss"
+
+    @property
+    def lost(self) -> bool:
+        """In AI mode, whether the human, to move, loses with best play from here."""
+        return self.mode == "ai" and self.humans_turn and ttt.evaluate(self.board).outcome == "loss"
+
+    def name(self, mark: str) -> str:
+        """Who plays `mark`, as the page names them: "Ann (X)", or "X" with no name."""
+        given = self.names[SIDES.index(mark)] if self.mode == "friend" else ""
+        return f"{given} ({mark})" if given else mark
+
+    def at(self, number: int) -> Game:
+        """The game as it was after its first `number` moves."""
+        return replace(self, moves=self.moves[:number], scored=False)
+
+    def history(self) -> list[tuple[str, str]]:
+        """(mark, cell name) for each move so far, e.g. ("X", "b2")."""
+        return [(mark_of(n), cell_name(cell)) for n, cell in enumerate(self.moves)]
+
+    # Changes: each returns a new Game.
+
+    def play(self, cell: int, rng: random.Random) -> Game:
+        """The human's move at `cell`, and the AI's reply in AI mode."""
+        if self.over:
+            raise GameError("The game is over. Start a new game to play again.")
+        if not self.humans_turn:
+            raise GameError("It is not your turn.")
+        if type(cell) is not int or not 0 <= cell <= 8:
+            raise GameError("There is no such cell on the board.")
+        if cell in self.moves:
+            raise GameError("That cell is already taken.")
+        return replace(self, moves=(*self.moves, cell)).ai_reply(rng)
+
+    def ai_reply(self, rng: random.Random) -> Game:
+        if self.over or self.to_move != self.ai_side:
+            return self
+        i, j = choose_move(self.board, self.difficulty, rng)
+        return replace(self, moves=(*self.moves, 3 * i + j))
+
+    def undo(self) -> Game:
+        """Take back the human's last move, with the AI's reply after it in AI mode. A
+        finished game reopens, so it no longer counts as scored."""
+        moves = list(self.moves)
+        while moves:
+            moves.pop()
+            if mark_of(len(moves)) != self.ai_side:
+                return replace(self, moves=tuple(moves), scored=False)
+        raise GameError("There is no move of yours to take back.")
+
+    @property
+    def can_undo(self) -> bool:
+        return any(mark_of(n) != self.ai_side for n in range(len(self.moves)))
+
+
+def action_name(action: ttt.Action) -> str:
+    """The cell name of an engine action (row, column): (1, 1) is "b2"."""
+    return cell_name(3 * action[0] + action[1])
+
+
+def valid_name(name: str) -> bool:
+    return len(name) <= NAME_LENGTH and all(c.isalnum() or c in " .'-" for c in name) and name == name.strip()
+
+
+def clean_name(text: str) -> str:
+    """A friend's name as typed, with runs of spaces made one; check it with valid_name."""
+    return " ".join(text.split())
+
+
+def parse_moves(text: str) -> tuple[int, ...] | None:
+    """The cells of a move list written "4-0-8" (the cells 0-8 row by row, in the order
+    played), or None if it is not written so. Says nothing of legality."""
+    parts = text.split("-")
+    if not 1 <= len(parts) <= 9 or not all(len(p) == 1 and p in "012345678" for p in parts):
+        return None
+    return tuple(int(p) for p in parts)
+
+
+def format_moves(moves: tuple[int, ...]) -> str:
+    return "-".join(map(str, moves))
+
+
+def mark_of(number: int) -> str:
+    """Who plays move `number` (counting from 0): X, then O, in turn."""
+    return ttt.X if number % 2 == 0 else ttt.O
+
+
+def cell_name(cell: int) -> str:
+    """Columns a-c from the left, rows 1-3 from the top: cell 4 is "b2"."""
+    row, col = divmod(cell, 3)
+    return f"{COLUMNS[col]}{row + 1}"
+
+
+def choose_move(board: ttt.Board, difficulty: str, rng: random.Random) -> ttt.Action:
+    """The AI's move. It varies among equally good moves; below "impossible", it sometimes
+    plays a worse move instead, as a distracted human would."""
+    best = ttt.best_moves(board)
+    if rng.random() < MISTAKE_RATE[difficulty]:
+        worse = sorted(ttt.actions(board) - set(best))
+        if worse:
+            return rng.choice(worse)
+    return rng.choice(best)
+
+
+def _action(cell: int) -> ttt.Action:
+    if type(cell) is not int or not 0 <= cell <= 8:
+        raise ttt.InvalidMoveError(f"no cell {cell!r}")
+    return divmod(cell, 3)
+
+
+def win_rates(difficulty: str, games: int, seed: int) -> dict[str, float]:
+    """The AI's win, draw and loss rates against a uniformly random opponent, the AI
+    taking X in half the games and O in the other half."""
+    rng = random.Random(seed)
+    tally = {"win": 0, "draw": 0, "loss": 0}
+    for n in range(games):
+        game = Game.start(rng, side=SIDES[n % 2], difficulty=difficulty)
+        while not game.over:
+            game = game.play(rng.choice(sorted(3 * i + j for i, j in ttt.actions(game.board))), rng)
+        result = "draw" if game.winner is None else "win" if game.winner == game.ai_side else "loss"
+        tally[result] += 1
+    return {k: v / games for k, v in tally.items()}

@@ -1,0 +1,1 @@
+"""The explorer of the AI's search, and the page of minimax's classic bugs."""

@@ -1,0 +1,217 @@
+"""Inside the AI's head: any position at a stable URL (/explore/X.O.X....), in the
+assignment's own terms. X is MAX and O is MIN; every move has its minimax value as
+`utility` gives it (1, 0, -1); the tree below the position is drawn two levels deep; small
+positions show the tree alpha-beta searches and a step-by-step trace of plain minimax.
+The pages are the same for every visitor: no session, and cacheable."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+
+from flask import Blueprint, Flask, Response, abort, render_template, request
+
+from ..core import search
+from ..core import tictactoe as ttt
+from ..core.bugs import BUGS, game, telling_position
+from ..core.costs import EMPTY_BOARD, alphabeta, board, costs, moves, over, reachable, to_move
+from ..core.game import Game, action_name, cell_name, format_moves
+from ..core.judging import judge, principal_variation
+from ..core.words import in_words, outlook, result_text
+from ..web.board_view import position_view
+from ..web.caching import PUBLIC_FOR_A_DAY
+from ..web.urls import url_for
+
+bp = Blueprint("explore", __name__, url_prefix="/explore")
+MINUS = "\N{MINUS SIGN}"
+SIGNED = {1: "1", 0: "0", -1: f"{MINUS}1"}  # utility as the page prints it
+
+
+@bp.get("/")
+def start():
+    return position(EMPTY_BOARD)
+
+
+@bp.get("/bugs")
+def bugs_shown():
+    """Three classic minimax bugs: each one's line of code, why it is wrong, the first
+    position where it plays a worse move, and its games against the real engine."""
+    shown = []
+    for bug in BUGS:
+        text, action = telling_position(bug.slug)
+        judged = judge(board(text), action)
+        played = {side: game(bug, side) for side in (ttt.X, ttt.O)}
+        games = {side: format_moves(cells) for side, cells in played.items()}
+        results = {side: result_text(Game(token="", mode="friend", moves=cells)) for side, cells in played.items()}
+        shown.append((bug, text, judged, games, results))
+    response = Response(render_template("explore/bugs.html", shown=shown, outlook=outlook, cell=action_name))
+    return cached(response)
+
+
+@bp.get("/<text>")
+def position(text: str):
+    checked(text)
+    links = {n: here(child) for n, child in moves(text)}
+    page = render_template(
+        "explore/position.html", **explained(text), **helpers(), view=position_view(text, teach_on=True, links=links)
+    )
+    return cached(Response(page))
+
+
+@bp.get("/<text>/trace/<int:step>")
+def trace(text: str, step: int):
+    """Plain minimax's recursion from a small position, one call beginning or returning per page."""
+    checked(text)
+    if text.count(".") > search.TRACE_EMPTY_CELLS:
+        abort(404, f"The step-by-step trace is for positions with at most {search.TRACE_EMPTY_CELLS} empty cells.")
+    steps = search.trace(text)
+    if not 1 <= step <= len(steps):
+        abort(404, f"This trace has steps 1 to {len(steps)}.")
+    shown = steps[step - 1]
+    frames = [(frame, played(above, frame)) for above, frame in zip((None, *shown.stack), shown.stack, strict=False)]
+    page = render_template(
+        "explore/trace.html",
+        root=text,
+        count=len(steps),
+        n=step,
+        step=shown,
+        frames=frames,
+        says=narrated(shown, len(shown.stack) - 1),
+        **helpers(),
+    )
+    return cached(Response(page))
+
+
+def checked(text: str) -> None:
+    if len(text) != 9 or set(text) - set("XO."):
+        abort(400, "A position is 9 characters read row by row: X, O or a dot for an empty cell, like X...O....")
+    if text not in reachable(EMPTY_BOARD):
+        abort(404, "No game of tic-tac-toe reaches that position.")
+
+
+def cached(response: Response) -> Response:
+    response.headers["Cache-Control"] = PUBLIC_FOR_A_DAY
+    return response
+
+
+def here(text: str, step: int | None = None) -> str:
+    """The explorer's address for `text` (or for a step of its trace), keeping the way back
+    to the visitor's game."""
+    back = {"back": "game"} if from_game() else {}
+    if step is None:
+        return url_for("explore.position", text=text, **back)
+    return url_for("explore.trace", text=text, step=step, **back)
+
+
+def from_game() -> bool:
+    return request.args.get("back") == "game"
+
+
+def helpers() -> dict:
+    """What the explorer's templates call, given to each render (even the one at start-up,
+    whose request matches no blueprint when TRUSTED_HOSTS leaves out its host)."""
+    return {
+        "here": here,
+        "from_game": from_game,
+        "signed": SIGNED,
+        "cell_name": cell_name,
+        "role_of": search.role,
+        "shown": shown,
+    }
+
+
+def shown(value: float) -> str:
+    """A value or an alpha-beta bound as the page prints it, infinities included."""
+    return "∞" if value == math.inf else f"{MINUS}∞" if value == -math.inf else SIGNED[int(value)]
+
+
+def warm(app: Flask) -> None:
+    """Work out and render the empty board's page (the explorer's first) before the first
+    visitor asks for it."""
+    with app.test_request_context("/explore/"):
+        start()
+
+
+@functools.lru_cache(maxsize=1024)
+def explained(text: str) -> dict:
+    """All the page shows of a position, which is the same every time: computed once, and
+    kept for the positions asked for most (all 5,478 would hold some 80 MB per process)."""
+    here_ = board(text)
+    searched = alphabeta(text)
+    return {
+        "position": text,
+        "mover": to_move(text),
+        "role": search.role(text),
+        "utility": search.value(text),
+        "moves": [listed(here_, divmod(n, 3), child) for n, child in moves(text)],
+        "line": [action_name(action) for action in principal_variation(here_)],
+        "parents": search.parents(text),
+        "tree": search.tree(text),
+        "searched": searched if text.count(".") <= search.TREE_EMPTY_CELLS else None,
+        "depths": list(
+            itertools.zip_longest(search.per_depth(text), search.alphabeta_per_depth(searched), fillvalue=0)
+        ),
+        "steps": len(search.trace(text)) if text.count(".") <= search.TRACE_EMPTY_CELLS else 0,
+        "costs": costs(text),
+        "title": title(text),
+    }
+
+
+def listed(here_: ttt.Board, action: ttt.Action, child: str) -> dict:
+    """A move as the move list shows it: its cell, value, words and judgement."""
+    judged = judge(here_, action)
+    mover = judged.mark
+    words = in_words(judged.played, mover, ttt.O if mover == ttt.X else ttt.X)
+    refutation = [action_name(a) for a in judged.refutation] if judged.verdict != "best" else []
+    return {
+        "cell": action_name(action),
+        "child": child,
+        "utility": search.value(child),
+        "judged": judged,
+        "words": words,
+        "refutation": refutation,
+    }
+
+
+def title(text: str) -> str:
+    """ "X to move, draw with best play", "O won", "a draw": the page's title in words."""
+    if over(text):
+        utility = search.value(text)
+        return "a draw" if utility == 0 else f"{ttt.X if utility == 1 else ttt.O} won"
+    ending = {1: "X wins", 0: "draw", -1: "O wins"}[search.value(text)]
+    return f"{to_move(text)} to move, {ending} with best play"
+
+
+def narrated(step: search.Step, depth: int) -> str:
+    """What happens at `step` of a trace, and why, in the assignment's terms."""
+    position = step.position
+    where = "the position traced" if depth == 0 else f"the position after {last_move(step)}"
+    if over(position):
+        won = search.value(position)
+        why = "the board is full with no line" if won == 0 else f"{ttt.X if won == 1 else ttt.O} has three in a row"
+        called = f"minimax is called on {where} (depth {depth})."
+        return f"{called} The game is over: {why}, so it returns utility = {SIGNED[won]} at once."
+    role, mover = search.role(position), to_move(position)
+    tried = [cell_name(n) for n, _ in moves(position)]
+    if step.returns is None:
+        pick = "largest" if role == "MAX" else "smallest"
+        plan = (
+            f"it has one move, {tried[0]}, and returns what that returns"
+            if len(tried) == 1
+            else f"it tries {', '.join(tried)} in row order and returns the {pick} value they return"
+        )
+        return f"minimax is called on {where} (depth {depth}). {mover} is to move, so this is a {role} node: {plan}."
+    values = ", ".join(SIGNED[v] for _, v in step.values)
+    caller = "the call one level up" if depth else "nobody: it is the value of the position traced"
+    return f"Every move is tried. {role} returns {role.lower()}({values}) = {SIGNED[step.returns]} to {caller}."
+
+
+def last_move(step: search.Step) -> str:
+    cell = played(step.stack[-2], step.position)
+    return f"{step.position[cell]} at {cell_name(cell)}"
+
+
+def played(before: str | None, after: str) -> int | None:
+    """The cell where `after` differs from `before`: the move between them."""
+    return None if before is None else next(n for n in range(9) if before[n] != after[n])

@@ -1,0 +1,1 @@
+"""The game itself: the board, moves, new games, undo, teach mode, the score; and Your games."""

@@ -1,0 +1,72 @@
+"""Your games: the last finished games of this session, newest first, each a link to its
+review. The list lives in the session (player.finished_games), so it is the player's own."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from flask import Blueprint, render_template
+
+from ..core.costs import position_of
+from ..core.game import Game
+from ..web import player
+
+bp = Blueprint("games", __name__, url_prefix="/games")
+
+
+@dataclass(frozen=True)
+class Played:
+    """One finished game as the list shows it."""
+
+    moves: str  # as in its review's address, "4-0-8-..."
+    result: str  # for the human: "Won", "Lost" or "Draw"; between friends, who won
+    outcome: str  # "win", "loss" or "draw", for the colour
+    opponent: str
+    ended: datetime
+    ago: str
+    final: str  # the final board, 9 characters row by row
+
+
+@bp.get("/")
+def listed():
+    now = datetime.now(UTC)
+    games = [played(record, now) for record in player.finished_games()]
+    current = player.current_game()
+    return render_template("games/games.html", games=games, kept=player.KEPT_GAMES, current=current)
+
+
+def played(record: dict, now: datetime) -> Played:
+    game = player.finished_game(record)
+    ended = datetime.fromisoformat(record["ended"])
+    final = position_of(game.board)
+    return Played(record["moves"], result(game), outcome(game), opponent(game), ended, ago(now - ended), final)
+
+
+def result(game: Game) -> str:
+    if game.mode == "ai":
+        return {"win": "Won", "loss": "Lost", "draw": "Draw"}[game.outcome]
+    return f"{game.name(game.winner)} won" if game.winner else "Draw"
+
+
+def outcome(game: Game) -> str:
+    """The colour of a result: the human's outcome against the AI; between friends, none."""
+    return game.outcome if game.mode == "ai" else "draw"
+
+
+def opponent(game: Game) -> str:
+    if game.mode == "ai":
+        return f"The AI, {game.difficulty}; you played {game.side}"
+    if any(game.names):
+        return f"{game.names[0]} (X) and {game.names[1]} (O), on one screen"
+    return "Two players, on one screen"
+
+
+def ago(elapsed: timedelta) -> str:
+    """How long ago, in the largest whole unit: "just now", "5 minutes ago", "2 days ago"."""
+    seconds = max(0, int(elapsed.total_seconds()))
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            n = seconds // size
+            return f"{n} {unit}{'' if n == 1 else 's'} ago"
+    return "just now"

@@ -1,0 +1,270 @@
+"""Playing: the game's page, moves, new games, undo, teach mode and the score. Every
+request that changes the game names the game's token and, for moves and undo, the move
+number it was shown; anything else gets a short message and changes nothing."""
+
+from __future__ import annotations
+
+import hmac
+import random
+
+from flask import Blueprint, Response, redirect, render_template, request
+
+from ..core import tictactoe as ttt
+from ..core.costs import position_of
+from ..core.game import (
+    DEFAULTS,
+    DIFFICULTIES,
+    MODES,
+    SIDES,
+    Game,
+    GameError,
+    clean_name,
+    format_moves,
+    parse_moves,
+    valid_name,
+)
+from ..web import player
+from ..web.board_view import BLANK, board_view
+from ..web.moves import requested_move
+from ..web.urls import url_for
+
+bp = Blueprint("play", __name__)
+rng = random.SystemRandom()
+
+
+class Rejected(Exception):
+    """A request that must not change the game: shown to the player with its status."""
+
+    def __init__(self, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+class FormRejected(Rejected):
+    """New-game choices that cannot start a game: said beside the form, the choices kept."""
+
+    def __init__(self, message: str, choices: dict[str, str]) -> None:
+        super().__init__(message, 400)
+        self.choices = choices
+
+
+@bp.errorhandler(Rejected)
+def rejected(exc: Rejected):
+    """A refused request (400, 403) is an error; a stale one (409) is only a note."""
+    return page(message=exc.message, error=exc.status != 409), exc.status
+
+
+@bp.errorhandler(FormRejected)
+def form_rejected(exc: FormRejected):
+    return page(form_error=exc.message, choices=exc.choices), exc.status
+
+
+@bp.errorhandler(GameError)
+def game_error(exc: GameError):
+    return page(message=str(exc)), 409
+
+
+@bp.get("/")
+def index():
+    start = request.args.get("from")
+    moves = None if start is None else playable_position(start)
+    if start is not None and moves is None:
+        raise Rejected("There is no game to play on from that position.", 400)
+    ref, number = request.args.get("g"), request.args.get("n", "")
+    if ref is None:
+        return page(start=moves)
+    game = player.current_game()
+    if game is None or ref != game.ref:
+        return page(message="That board is from an earlier game. Here is your game now.")
+    shown = int(number) if number.isascii() and number.isdigit() and len(number) <= 1 else game.number
+    if shown > game.number:
+        return page(message="Those moves were taken back. Here is the game now.")
+    return page(past=shown if shown < game.number else None)
+
+
+@bp.get("/move")
+def move():
+    number, cell = requested_move(Rejected)
+    game, token = player.current_game(), request.args.get("game")
+    if game is None:
+        if token or number != 0:
+            raise Rejected("That link is not from your game. Here is a fresh board.", 403)
+        game = Game.start(rng, **DEFAULTS)
+    else:
+        if token:  # links shown before the game began carry no token: they are merely stale
+            check_token(game, token)
+        if not token or number != game.number:
+            raise Rejected("That link is out of date: the board has changed since. Here it is now.")
+    game = game.play(cell, rng)
+    player.save(game)
+    return back_to_board(game)
+
+
+@bp.post("/new")
+def new_game():
+    options = {}
+    for name, allowed in (("side", SIDES), ("difficulty", DIFFICULTIES), ("mode", MODES)):
+        value = request.form.get(name, DEFAULTS[name])
+        if value not in allowed:
+            raise Rejected("Those game options are not on offer.", 400)
+        options[name] = value
+    names = friends(options)
+    if request.form.get("swap") == "1":  # play again, the other one starting
+        options["side"] = ttt.O if options["side"] == ttt.X else ttt.X
+        names = names[::-1]
+    start = starting_position(request.form.get("from"))
+    check_form_token()
+    old = player.current_game()
+    if old is not None and old.lost and not old.scored:
+        player.count(old, "loss")  # walking away from a lost game loses it
+    game = Game.start(rng, moves=start, names=names, **options)
+    player.save(game)
+    return back_to_board(game)
+
+
+def friends(options: dict[str, str]) -> tuple[str, str]:
+    """The two players' names from the new-game form: both, or neither; only with a friend."""
+    names = tuple(clean_name(request.form.get(field, "")) for field in ("name_x", "name_o"))
+    if options["mode"] != "friend" or names == ("", ""):
+        return ("", "")
+    typed = {**options, "names": tuple(request.form.get(f, "")[:40] for f in ("name_x", "name_o"))}
+    if not all(names) or not all(valid_name(name) for name in names):
+        raise FormRejected(
+            "Give both players a name of up to 12 letters, digits or spaces, or leave both empty.", typed
+        )
+    if names[0].casefold() == names[1].casefold():
+        raise FormRejected("Give the two players different names.", typed)
+    return names
+
+
+def starting_position(text: str | None) -> tuple[int, ...]:
+    """The position a new game starts from: () for the empty board, else the moves of a
+    position to play on from (a review's "play on from this position")."""
+    if not text:
+        return ()
+    moves = playable_position(text)
+    if moves is None:
+        raise Rejected("There is no game to play on from that position.", 400)
+    return moves
+
+
+def playable_position(text: str) -> tuple[int, ...] | None:
+    """The moves written in `text` if they are legal and the game is not over, else None."""
+    moves = parse_moves(text)
+    try:
+        if moves is not None and not Game(token="", mode="friend", moves=moves).over:
+            return moves
+    except (GameError, ttt.InvalidMoveError):
+        pass
+    return None
+
+
+@bp.post("/undo")
+def undo():
+    game = player.current_game()
+    if game is None:
+        raise Rejected("There is no game to undo.")
+    check_token(game, request.form.get("game"))
+    if request.form.get("n") != str(game.number):
+        raise Rejected("That undo button is out of date: the board has changed since. Here it is now.")
+    return back_to_board(player.undo(game))
+
+
+@bp.post("/teach")
+def teach():
+    check_form_token()
+    response = back_to_board(player.current_game())
+    player.toggle_teach(response)
+    return response
+
+
+@bp.get("/score/reset")
+def confirm_reset_score():
+    """Resetting every score cannot be taken back: it asks first, on a page of its own."""
+    game = player.current_game()
+    return render_template("play/reset_score.html", token=game.token if game else "", scores=player.all_scores())
+
+
+@bp.post("/score/reset")
+def reset_score():
+    check_form_token()
+    player.reset_score()
+    return back_to_board(player.current_game())
+
+
+@bp.get("/robots.txt")
+def robots():
+    return Response("User-agent: *\nDisallow: /move\nDisallow: /room/\n", mimetype="text/plain")
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    return redirect(url_for("static", filename="favicon.svg"), 301)
+
+
+def back_to_board(game: Game | None) -> Response:
+    """See Other: the browser fetches the board with GET, so a reload repeats nothing."""
+    return redirect(board_url(game), 303)
+
+
+def board_url(game: Game | None) -> str:
+    """The board's own address: it names the game and its move, so that Back shows the
+    boards before, read-only; and it scrolls to the board."""
+    if game is None:
+        return url_for("play.index") + "#board"
+    return f"{url_for('play.index')}?g={game.ref}&n={game.number}#board"
+
+
+def check_token(game: Game, token: str | None) -> None:
+    if not token or not hmac.compare_digest(token.encode(), game.token.encode()):
+        raise Rejected("That link or button belongs to another game. Here is yours.", 403)
+
+
+def check_form_token() -> None:
+    """A form that changes anything must come from the page of the current game, if any."""
+    game = player.current_game()
+    if game is not None:
+        check_token(game, request.form.get("game"))
+
+
+def page(
+    message: str | None = None,
+    error: bool = False,
+    start: tuple[int, ...] | None = None,
+    past: int | None = None,
+    form_error: str = "",
+    choices: dict | None = None,
+) -> str:
+    """The game's page, with a note or an `error` message; `start`, a position to play on
+    from, drawn instead of the game with a choice of who plays; `past`, an earlier move of
+    the game to show read-only (the browser's Back); `form_error`, said beside the new-game
+    form, which keeps the `choices` sent."""
+    game = player.current_game()
+    teaching = player.teach_on()
+    start_game = Game(token="", mode="friend", moves=start) if start else None
+    if start_game:
+        view = board_view(start_game, False, links=False)
+    elif past is not None:
+        view = board_view(game.at(past), False, links=False)
+    else:
+        view = board_view(game, teaching)
+    return render_template(
+        "play/index.html",
+        game=game,
+        past=past,
+        here=board_url(game) if past is not None else "",  # the way back from an earlier board
+        token=game.token if game else "",
+        options=choices or player.preferences(game),
+        view=view,
+        teach=teaching,
+        message=message,
+        error=error,
+        form_error=form_error,
+        score=player.score(game),
+        history=game.history() if game else [],
+        review=format_moves(game.moves) if game and game.moves else "",
+        position=position_of((game or BLANK).board),
+        start=format_moves(start) if start else "",
+        start_game=start_game,
+    )

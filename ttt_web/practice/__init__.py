@@ -1,0 +1,1 @@
+"""Practice: guess the value of every move in a position."""

@@ -1,0 +1,75 @@
+"""Practice: guess the value. The student marks every empty cell of a position as a win,
+a draw or a loss for the player to move, and gets each cell graded with the line of
+perfect play that proves it; a streak and accuracy are kept in the session."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+from flask import Blueprint, abort, render_template, request
+
+from ..core.costs import EMPTY_BOARD, board, over, reachable, to_move
+from ..core.game import action_name, cell_name
+from ..core.judging import judge
+from ..core.words import outlook
+from ..web import player
+from ..web.board_view import position_view
+
+bp = Blueprint("practice", __name__, url_prefix="/practice")
+rng = random.SystemRandom()
+OUTCOMES = ("win", "draw", "loss")
+
+
+@bp.get("/")
+def ask():
+    text = request.args.get("position") or rng.choice(candidates())
+    return page(checked(text))
+
+
+@bp.post("/")
+def grade():
+    text = checked(request.form.get("position", ""))
+    here, graded = board(text), []
+    for cell in empty_cells(text):
+        judged = judge(here, divmod(cell, 3))
+        answer = request.form.get(f"cell-{cell_name(cell)}", "")
+        refutation = [action_name(a) for a in judged.refutation]
+        graded.append((cell_name(cell), answer, judged.played, answer == judged.played.outcome, refutation))
+    right = sum(correct for *_, correct, _ in graded)
+    record = player.record_practice(text, right, len(graded))
+    return page(text, graded=graded, right=right, record=record)
+
+
+def page(text: str, graded=None, right: int = 0, record=None) -> str:
+    return render_template(
+        "practice/practice.html",
+        position=text,
+        mover=to_move(text),
+        cells=[cell_name(n) for n in empty_cells(text)],
+        outcomes=OUTCOMES,
+        view=position_view(text, teach_on=bool(graded)),
+        teach=bool(graded),
+        graded=graded,
+        right=right,
+        record=record or player.practice(),
+        game=player.current_game(),
+        outlook=outlook,
+    )
+
+
+def checked(text: str) -> str:
+    """A live, reachable position, else 400."""
+    if text not in reachable(EMPTY_BOARD) or over(text):
+        abort(400, "Practice takes a position of a game not yet over, 9 characters row by row, like X...O....")
+    return text
+
+
+def empty_cells(text: str) -> list[int]:
+    return [n for n, c in enumerate(text) if c == "."]
+
+
+@functools.cache
+def candidates() -> tuple[str, ...]:
+    """Positions worth a guess: not over, with three to seven empty cells."""
+    return tuple(sorted(p for p in reachable(EMPTY_BOARD) if not over(p) and 3 <= p.count(".") <= 7))

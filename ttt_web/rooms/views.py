@@ -1,0 +1,212 @@
+"""Rooms: play a friend on another device through a link. The room's game lives in the shared
+store (rooms.store); each player's session keeps only the key to its seat. With JavaScript, a
+room's page follows the room's event stream (rooms.stream) and never reloads by itself;
+without it, a player who waits gets a page that reloads itself (a meta refresh, which the
+player can turn off), and a page with a form to fill never does."""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Callable
+
+from flask import Blueprint, redirect, render_template, request
+from werkzeug.exceptions import BadRequest, Forbidden, NotFound
+
+from ..core.game import clean_name
+from ..core.room import Room, RoomError, new_key
+from ..rooms import page as roompage
+from ..rooms import stream as roomstream
+from ..web import player
+from ..web.errors import http_error
+from ..web.moves import requested_move
+from ..web.urls import public_base, url_for
+from .store import rooms
+
+bp = Blueprint("rooms", __name__, url_prefix="/room")
+
+CLOSED = "This room has closed: rooms close when both players have left, or after a day with no move."
+CROSS_SITE = "A move in a room can only be made from the room's own page."
+
+
+@bp.errorhandler(RoomError)
+def refused(exc: RoomError):
+    """The room as it is now, with the reason; the invitation form has no room to show."""
+    room, version = rooms().read((request.view_args or {}).get("room_id", ""))
+    if room is None:  # an error handler answers; an exception raised here would be a 500
+        return http_error(NotFound(CLOSED))
+    return page(room, version, message=str(exc)), exc.status
+
+
+@bp.post("/new")
+def invite():
+    game = player.current_game()
+    if game is not None and not hmac.compare_digest(request.form.get("game", "").encode(), game.token.encode()):
+        raise Forbidden("That button belongs to another game.")
+    key, base = new_key(), public_base()
+    try:
+        room = Room.open(
+            key, lambda room_id: base + url_for("rooms.room", room_id=room_id), clean_name(request.form.get("name", ""))
+        )
+    except RoomError as exc:
+        raise BadRequest(str(exc)) from exc
+    rooms().update(room.id, lambda _: room)
+    leave_rooms(player.take_seat(room.id, key))
+    return to_room(room.id)
+
+
+@bp.get("/<room_id>")
+def room(room_id: str):
+    found, version = rooms().read(room_id)
+    if found is None:
+        raise NotFound(CLOSED)
+    return page(found, version)
+
+
+@bp.get("/<room_id>/events")
+def events(room_id: str):
+    return roomstream.response(room_id, player.seat_key(room_id))
+
+
+@bp.post("/<room_id>/join")
+def join(room_id: str):
+    key = player.seat_key(room_id) or new_key()
+    name = clean_name(request.form.get("name", ""))
+    rooms().update(room_id, lambda room: existing(room).join(key, name))
+    leave_rooms(player.take_seat(room_id, key))
+    return to_room(room_id)
+
+
+@bp.get("/<room_id>/move")
+def move(room_id: str):
+    """A move is a link (a GET, so that the board works without JavaScript); one that another
+    site's page made the browser follow is refused, whatever it carries."""
+    if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
+        raise RoomError(CROSS_SITE, 403)
+    number, cell = requested_move(RoomError)
+    token = request.args.get("game", "")
+    return act(room_id, lambda room, who: room.play(who, cell, number, token))
+
+
+@bp.get("/<room_id>/resign")
+def confirm_resign(room_id: str):
+    room, who = seated_in(room_id)
+    other = roompage.player_names(room, who)[1 - who]
+    return confirm(
+        room,
+        who,
+        "resign",
+        "Resign this game?",
+        [f"{roompage.cap(other)} wins this round, and it counts in the room's score."],
+        "Yes, resign",
+    )
+
+
+@bp.post("/<room_id>/resign")
+def resign(room_id: str):
+    return act(room_id, lambda room, who: room.resign(who, request.form.get("game", "")))
+
+
+@bp.post("/<room_id>/rematch")
+def rematch(room_id: str):
+    """Offer the next round, or accept the other player's offer."""
+    return act(room_id, lambda room, who: room.rematch(who, request.form.get("game", "")))
+
+
+@bp.post("/<room_id>/decline")
+def decline(room_id: str):
+    return act(room_id, lambda room, who: room.decline(who, request.form.get("game", "")))
+
+
+@bp.get("/<room_id>/leave")
+def confirm_leave(room_id: str):
+    room, who = seated_in(room_id)
+    other = roompage.player_names(room, who)[1 - who]
+    lines = ["Your seat becomes free: anyone with the link can take it."]
+    if room.full and room.moves and not room.over:
+        lines.append(f"The game under way counts as resigned: {other} wins it.")
+    if room.seats[1 - who]:
+        lines.append(f"{roompage.cap(other)} keeps the board and the score, and can invite someone else.")
+    else:
+        lines.append("Nobody else sits in this room: it closes.")
+    return confirm(room, who, "leave", "Leave the room?", lines, "Yes, leave the room")
+
+
+@bp.post("/<room_id>/leave")
+def leave(room_id: str):
+    key = player.seat_key(room_id)
+    if key is not None:
+        leave_rooms({room_id: key})
+        player.drop_seat(room_id)
+    return redirect(url_for("play.index"), 303)
+
+
+@bp.post("/<room_id>/refresh")
+def auto_refresh(room_id: str):
+    """Turn the waiting page's own refresh off or on (WCAG 2.2.1: a time limit the user
+    can turn off). A browser preference: it stores nothing on the server."""
+    response = to_room(room_id)
+    player.toggle_auto_refresh(response)
+    return response
+
+
+def act(room_id: str, action: Callable[[Room, int | None], Room]):
+    """Change the room as the player this session seats (or None)."""
+    key = player.seat_key(room_id)
+
+    def change(room: Room | None) -> Room:
+        found = existing(room)
+        return action(found, found.player(key))
+
+    rooms().update(room_id, change)
+    return to_room(room_id)
+
+
+def leave_rooms(seats: dict[str, str]) -> None:
+    """Give up the seats a session left (or dropped to sit elsewhere)."""
+    for room_id, key in seats.items():
+        rooms().update(room_id, lambda room, key=key: room.leave(room.player(key)) if seated(room, key) else room)
+
+
+def seated(room: Room | None, key: str) -> bool:
+    return room is not None and room.player(key) is not None
+
+
+def seated_in(room_id: str) -> tuple[Room, int]:
+    """The room and this session's seat in it; refused for anyone without one."""
+    room = existing(rooms().get(room_id))
+    who = room.player(player.seat_key(room_id))
+    if who is None:
+        raise RoomError("You have no seat in this room.", 403)
+    return room, who
+
+
+def existing(room: Room | None) -> Room:
+    if room is None:
+        raise NotFound(CLOSED)
+    return room
+
+
+def to_room(room_id: str):
+    """See Other, to the room's page: a reload repeats nothing. No #board here: a browser
+    does not reload a page whose address has a fragment when its meta refresh fires."""
+    return redirect(url_for("rooms.room", room_id=room_id), 303)
+
+
+def page(room: Room, version: int, message: str | None = None) -> str:
+    you = room.player(player.seat_key(room.id))
+    values = roompage.context(room, version, you)
+    refresh = roompage.REFRESH_SECONDS if values["waiting"] and player.auto_refresh_on() else None
+    return render_template("rooms/room.html", **values, refresh=refresh, message=message)
+
+
+def confirm(room: Room, who: int, action: str, question: str, explanation: list[str], yes: str) -> str:
+    return render_template(
+        "rooms/confirm.html",
+        room_id=room.id,
+        form_id=f"{action}-confirm",
+        action=url_for(f"rooms.{action}", room_id=room.id),
+        token=room.seat_token(who),
+        question=question,
+        explanation=explanation,
+        yes=yes,
+    )

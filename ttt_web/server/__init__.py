@@ -1,0 +1,1 @@
+"""How gunicorn serves the app: the gevent worker."""

@@ -1,0 +1,144 @@
+"""The embedded store: one SQLite database in WAL mode, shared by every worker on the host.
+
+Each statement is its own transaction (autocommit), so a write holds SQLite's lock for the
+time of one small statement, and readers never wait for writers. A process keeps one
+connection; under gevent a statement never yields, so greenlets take turns on it whole.
+
+A statement that finds another process writing is tried again after a cooperative sleep
+(SQLite's own busy handler would sleep 1 ms and more inside C, holding every greenlet of the
+worker), for up to BUSY_WAIT seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from .base import Record, Table, to_evict
+
+BUSY_WAIT = 1.0  # seconds a statement waits for another process's write before it fails
+PAUSE = 0.0005  # between two tries: a cooperative sleep, so gevent serves others meanwhile
+BATCH = 500  # records removed per statement when tidying, so a worker is never held long
+
+BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+T = TypeVar("T")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS {t} (
+    id TEXT PRIMARY KEY,
+    version INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    expires REAL NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS {t}_expires ON {t} (expires);
+INSERT OR IGNORE INTO counts VALUES ('{t}', (SELECT count(*) FROM {t}));
+CREATE TRIGGER IF NOT EXISTS {t}_added AFTER INSERT ON {t}
+    BEGIN UPDATE counts SET n = n + 1 WHERE name = '{t}'; END;
+CREATE TRIGGER IF NOT EXISTS {t}_removed AFTER DELETE ON {t}
+    BEGIN UPDATE counts SET n = n - 1 WHERE name = '{t}'; END;
+"""
+
+
+class SQLiteStore:
+    def __init__(self, path: str | Path, tables: list[Table]) -> None:
+        self.path = Path(path)
+        self.tables = tables
+        self._connection: sqlite3.Connection | None = None
+        self._pid = 0
+        self._lock = threading.Lock()  # for threaded servers; uncontended under gevent
+
+    def _run(self, sql: str, parameters: tuple = ()) -> list[tuple]:
+        """Run one statement to its end (its transaction closes with it); its rows."""
+        return self._execute(sql, parameters, lambda cursor: cursor.fetchall())
+
+    def _changed(self, sql: str, parameters: tuple = ()) -> int:
+        """Run one statement; how many records it changed."""
+        return self._execute(sql, parameters, lambda cursor: cursor.rowcount)
+
+    def _execute(self, sql: str, parameters: tuple, result: Callable[[sqlite3.Cursor], T]) -> T:
+        deadline = time.monotonic() + BUSY_WAIT
+        while True:
+            try:
+                with self._lock:
+                    return result(self._db().execute(sql, parameters))
+            except sqlite3.OperationalError as exc:
+                if exc.sqlite_errorcode & 0xFF not in BUSY or time.monotonic() > deadline:
+                    raise
+            time.sleep(PAUSE)
+
+    def _db(self) -> sqlite3.Connection:
+        if self._connection is None or self._pid != os.getpid():  # a forked child opens its own
+            self._connection = self._connect()
+            self._pid = os.getpid()
+        return self._connection
+
+    def _connect(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=0)
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("CREATE TABLE IF NOT EXISTS counts (name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID")
+        for table in self.tables:
+            db.executescript(SCHEMA.format(t=table.name))
+        return db
+
+    def get(self, table: Table, key: str) -> Record | None:
+        rows = self._run(f"SELECT data, version FROM {table.name} WHERE id = ? AND expires > ?", (key, time.time()))
+        if not rows:
+            return None
+        try:
+            data = json.loads(rows[0][0])
+        except ValueError:  # a damaged record holds no game worth a 503
+            return None
+        return Record(data, rows[0][1]) if isinstance(data, dict) else None
+
+    def put(self, table: Table, key: str, data: dict, version: int) -> int | None:
+        now = time.time()
+        text, expires = json.dumps(data, separators=(",", ":")), now + table.lifetime
+        if version:
+            sql = f"UPDATE {table.name} SET version = version + 1, data = ?, expires = ? WHERE id = ? AND version = ?"
+            rows = self._run(f"{sql} RETURNING version", (text, expires, key, version))
+        else:  # a new record; an expired one that nobody tidied yet counts as absent
+            sql = f"""INSERT INTO {table.name} (id, version, data, expires) VALUES (?, 1, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET version = version + 1, data = excluded.data,
+                expires = excluded.expires WHERE {table.name}.expires <= ?"""
+            rows = self._run(f"{sql} RETURNING version", (key, text, expires, now))
+        return rows[0][0] if rows else None
+
+    def delete(self, table: Table, key: str, version: int | None = None) -> bool:
+        if version is None:
+            return self._changed(f"DELETE FROM {table.name} WHERE id = ?", (key,)) > 0
+        return self._changed(f"DELETE FROM {table.name} WHERE id = ? AND version = ?", (key, version)) > 0
+
+    def versions(self, table: Table, keys: list[str]) -> dict[str, int]:
+        """The version of each record of `keys` that is there (and not expired), in one query."""
+        sql = f"SELECT id, version FROM {table.name} WHERE id IN (SELECT value FROM json_each(?)) AND expires > ?"
+        return dict(self._run(sql, (json.dumps(keys), time.time())))
+
+    def count(self, table: Table) -> int:
+        return self._run("SELECT n FROM counts WHERE name = ?", (table.name,))[0][0]
+
+    def tidy(self, tables: list[Table]) -> int:
+        removed = 0
+        for table in tables:
+            expired = f"DELETE FROM {table.name} WHERE id IN (SELECT id FROM {table.name} WHERE expires <= ? LIMIT ?)"
+            removed += self._in_batches(expired, (time.time(),))
+            oldest = f"DELETE FROM {table.name} WHERE id IN (SELECT id FROM {table.name} ORDER BY expires LIMIT ?)"
+            removed += self._in_batches(oldest, (), most=to_evict(table, self.count(table)))
+        return removed
+
+    def _in_batches(self, sql: str, parameters: tuple, most: float = math.inf) -> int:
+        """Run a DELETE whose last parameter is its LIMIT, BATCH records at a time, until it
+        removes nothing or `most` are gone; how many went."""
+        removed = 0
+        while removed < most and (gone := self._changed(sql, (*parameters, min(BATCH, most - removed)))):
+            removed += gone
+            time.sleep(0)  # under gevent: the worker's other clients go first
+        return removed

@@ -1,0 +1,26 @@
+"""The move a link names: `/move?n=&row=&col=` on the game page and in rooms alike."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask import request
+from werkzeug.exceptions import MethodNotAllowed
+
+PREFETCH_HEADERS = {"Sec-Purpose": "prefetch", "Purpose": "prefetch", "X-Moz": "prefetch", "X-Purpose": "preview"}
+
+
+def requested_move(refuse: Callable[[str, int], Exception]) -> tuple[int, int]:
+    """The move number and the cell (0-8) that a move link names. A link checker's HEAD, a
+    prefetch or a malformed link must not play: `refuse(message, status)` is raised."""
+    if request.method == "HEAD":
+        raise MethodNotAllowed(["GET"], "A move is played by following its link.")
+    if any(request.headers.get(h, "").lower().startswith(v) for h, v in PREFETCH_HEADERS.items()):
+        raise refuse("Moves are not prefetched.", 403)
+    values = [request.args.get(name, "") for name in ("n", "row", "col")]
+    if not all(value.isascii() and value.isdigit() and len(value) <= 3 for value in values):
+        raise refuse("That move link is not valid.", 400)
+    number, row, col = map(int, values)
+    if not (0 <= row <= 2 and 0 <= col <= 2):
+        raise refuse("There is no such cell on the board.", 400)
+    return number, 3 * row + col
