@@ -77,7 +77,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         STREAMS=int(os.environ.get("TTT_STREAMS", "250")),  # per process: a quarter of gunicorn.conf's connections
         STREAMS_PER_ADDRESS=int(os.environ.get("TTT_STREAMS_PER_ADDRESS", "50")),  # per process
         STREAMS_PER_ROOM=int(os.environ.get("TTT_STREAMS_PER_ROOM", "16")),  # per process
-        STREAM_RELOAD_SECONDS=10,  # a page whose stream was refused reloads after this (and up to half again)
+        STREAM_RELOAD_SECONDS=float(os.environ.get("TTT_STREAM_RELOAD_SECONDS", "10")),  # a refused stream: reload then
     )
     if test_config:
         app.config.from_mapping(test_config)
