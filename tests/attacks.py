@@ -154,6 +154,14 @@ class StreamFlood:
             key.fileobj.close()
         self.selector.close()
 
+    def settle(self, seconds: float = 15) -> None:
+        """Until the server has answered the first round (no refusal for half a second): what
+        is measured then is the streams held, not the burst of their first requests."""
+        deadline, before = time.monotonic() + seconds, -1
+        while self.refused != before and time.monotonic() < deadline:
+            before = self.refused
+            time.sleep(0.5)
+
     def _open(self, n: int) -> None:
         source, path = self.plan[n]
         try:

@@ -59,7 +59,7 @@ def test_a_flood_of_event_streams_leaves_players_their_moves(env):
             # 933 streams from 7 addresses; each one refused asks again after Retry-After. (One that
             # asks again at once is a flood of requests, for which no stream budget is the answer.)
             with attacks.StreamFlood(base, paths, addresses=7, per_address=133, pause=10) as flood:
-                time.sleep(2)  # every stream asked for, and the excess refused
+                flood.settle()  # every stream asked for, and the excess refused
                 attacked = players.count_for(SECONDS)
                 served = attacks.newcomer_served(base, "127.0.5.2")
     print(f"players alone {alone}, under a stream flood {attacked}, streams opened {flood.opened}")
