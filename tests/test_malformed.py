@@ -38,6 +38,7 @@ def exchange(base: str, raw: str) -> str:
 def test_malformed_requests_answer_400_with_our_page(tmp_path):
     log = tmp_path / "server.log"
     with servers.gunicorn(servers.app_env(tmp_path), workers=1, log=log) as base:
+        assert servers.HttpClient(base, timeout=60).get("/").status_code == 200  # the worker has loaded the app
         for name, raw in REQUESTS.items():
             answer = exchange(base, raw)
             assert answer.startswith("HTTP/1.1 400"), (name, answer[:300])

@@ -28,6 +28,16 @@ class Malformed(BadRequest):
     """A request that breaks the rules of HTTP or of a header (400 with our page)."""
 
 
+class StoreFull(ServiceUnavailable):
+    description = (
+        "So many games were played here today that there is no room for a new one right now. "
+        "Please try again in a minute: games already under way are not affected."
+    )
+
+    def __init__(self) -> None:
+        super().__init__(retry_after=60)
+
+
 class SessionChanged(Conflict):
     description = (
         "Your game changed in another tab or click at the same moment, so this request was not "

@@ -1,12 +1,16 @@
 """Limits per client address (Flask-Limiter): on new sessions, so that one client cannot fill
-the session store, and on new rooms. Players who already have a session are never limited
+the session store, and on new rooms; and a limit on new sessions for the whole site, so that
+many addresses together cannot either. Players who already have a session are never limited
 otherwise, so a school behind one address keeps playing however many games it starts.
-Retry-After is sent on a 429 only."""
+Retry-After is sent on a 429 only. An IPv6 client counts by its /64 network (client_network):
+one subscriber gets a whole /64, so counting its addresses one by one would count nothing."""
 
 from __future__ import annotations
 
 import functools
+import ipaddress
 import time
+from collections.abc import Callable
 
 from flask import Flask, Request, Response, current_app, request, session
 from flask_limiter import ApplicationLimit, Limiter
@@ -21,20 +25,28 @@ MESSAGE = (
     "Too many new players from your network in a short time. Please wait a minute and try "
     "again: games already under way are not affected."
 )
-ROOM_MESSAGE = "Too many new rooms from your network in a short time. Please wait a minute and try again."
+SITE_MESSAGE = (
+    "So many new players are arriving right now that we cannot start a game for you. Please try "
+    "again in a minute: games already under way are not affected."
+)
+SITE = "whole-site"  # the key of the limit for the whole site
 KEY_PREFIX = "ttt:limit"
+ROOM_MESSAGE = "Too many new rooms from your network in a short time. Please wait a minute and try again."
 LIMITED_ALWAYS = ("rooms.invite",)  # endpoints limited per address even for players with a session
 CHANGING_GETS = ("/move",)  # GET routes that change the game; every POST may change it too
 
 
 def init_app(app: Flask) -> None:
-    # Flask-Limiter only tests this limit before the view (a newcomer past it costs nothing);
-    # the new session is counted by count_new_session, in one atomic step with the check.
-    limit = ApplicationLimit(app.config["NEW_SESSION_LIMIT"], error_message=MESSAGE, deduct_when=lambda _: False)
+    # Flask-Limiter only tests these limits before the view (a newcomer past one costs nothing);
+    # a new session is counted by count_new_session, in one atomic step with the check.
+    per_address = ApplicationLimit(app.config["NEW_SESSION_LIMIT"], error_message=MESSAGE, deduct_when=never)
+    site = ApplicationLimit(
+        app.config["NEW_SESSION_SITE_LIMIT"], key_function=lambda: SITE, error_message=SITE_MESSAGE, deduct_when=never
+    )
     limiter = Limiter(
-        get_remote_address,
+        client_network,
         app=app,
-        application_limits=[limit],
+        application_limits=[per_address, site],
         storage_uri=app.config.get("REDIS_URL") or "memory://",
         storage_options=storage_options(app),
         key_prefix=KEY_PREFIX,
@@ -45,42 +57,75 @@ def init_app(app: Flask) -> None:
     invite = app.view_functions["rooms.invite"]
     app.view_functions["rooms.invite"] = limiter.limit(app.config["NEW_ROOM_LIMIT"], error_message=ROOM_MESSAGE)(invite)
 
-    app.after_request(functools.partial(count_new_session, limiter, parse_many(app.config["NEW_SESSION_LIMIT"])))
+    counted = [(item, client_network, MESSAGE) for item in parse_many(app.config["NEW_SESSION_LIMIT"])]
+    counted += [(item, lambda: SITE, SITE_MESSAGE) for item in parse_many(app.config["NEW_SESSION_SITE_LIMIT"])]
+    app.after_request(functools.partial(count_new_session, limiter, counted))
 
     @app.errorhandler(429)
     def too_many(error):
         response = http_error(error)
-        if "Retry-After" in response.headers:  # the error's own (a refused event stream)
+        if "Retry-After" in response.headers:  # the error's own (a refused new session)
             return response
         current = limiter.current_limit
         response.headers["Retry-After"] = str(max(1, int(current.reset_at - time.time())) if current else 60)
         return response
 
 
-def count_new_session(limiter: Limiter, limits: list[RateLimitItem], response: Response) -> Response:
+def never(_response: Response) -> bool:
+    return False
+
+
+def count_new_session(limiter: Limiter, counted: list[tuple[RateLimitItem, Callable, str]], response: Response):
     """Count a session about to be stored for the first time, and refuse it (429, nothing
-    stored) if that takes its address past a limit. The count and the check are one atomic
-    step in the limiter's store (a test before the view and a count after it let two
-    newcomers at 59 of 60 both through)."""
+    stored) if that takes its address, or the site, past a limit. The count and the check
+    are one atomic step in the limiter's store: a test before the view and a count after it
+    let newcomers arriving together all through (24 through a limit of 20 on Redis). A
+    session the view has written already (with a room) is counted, not refused."""
     if not changes_session(request) or not creates_session(response):
         return response
-    key = (KEY_PREFIX, get_remote_address(), "global")  # Flask-Limiter's own key for an application limit
     try:
-        past = [item for item in limits if not limiter.limiter.hit(item, *key)]
-        reset = min((limiter.limiter.get_window_stats(item, *key).reset_time for item in past), default=0)
-    except Exception as exc:
+        past = [(item, key, words) for item, key, words in counted if not hit(limiter, item, key())]
+        resets = [
+            limiter.limiter.get_window_stats(item, KEY_PREFIX, key(), "global").reset_time for item, key, _ in past
+        ]
+    except Exception as exc:  # as swallow_errors: a limiter whose store is down lets players through
         current_app.logger.warning("could not count a new session: %s", exc)
         return response
-    if past:
+    if past and not session.written:
         session.modified = False  # nothing stored, no cookie
-        replace_with(response, TooManyRequests(MESSAGE, retry_after=max(1, int(reset - time.time()))))
+        retry_after = max(1, int(max(resets) - time.time()))
+        replace_with(response, TooManyRequests(past[0][2], retry_after=retry_after))
     return response
+
+
+def hit(limiter: Limiter, item: RateLimitItem, key: str) -> bool:
+    """One more under Flask-Limiter's own key for an application limit; False past it."""
+    return limiter.limiter.hit(item, KEY_PREFIX, key, "global")
+
+
+def reset_at(limiter: Limiter, item: RateLimitItem, key: str) -> float:
+    return limiter.limiter.get_window_stats(item, KEY_PREFIX, key, "global").reset_time
 
 
 def storage_options(app: Flask) -> dict:
     """On Redis, the limiter shares the session store's pool: one bound on connections."""
     store = app.extensions["ttt.store"]
     return {"connection_pool": store.client.connection_pool} if app.config.get("REDIS_URL") else {}
+
+
+def client_network() -> str:
+    """Who a per-address limit counts: the client's IPv4 address (an IPv4 address written as
+    IPv6 too), or the /64 network of its IPv6 address. Every per-address bound uses this."""
+    address = get_remote_address()
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False))
 
 
 def changes_session(request: Request) -> bool:
@@ -101,4 +146,4 @@ def unlimited() -> bool:
 def creates_session(_response: Response) -> bool:
     """True when this request is about to store a session that did not exist. (Asked in
     this order, so that a request that changed nothing does not mark its session read.)"""
-    return session.modified and not session.version and bool(session)
+    return (session.modified or session.written) and not session.read_version and bool(session)
