@@ -11,9 +11,10 @@ from pathlib import Path
 from flask import Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import grade
 from .core import tictactoe as ttt
+from .core.game import NAME_PATTERN, NAME_RULE
 from .explore import views as explore
+from .grade import cli as grade_cli
 from .learn import views as learn_views
 from .play import games
 from .play import views as play
@@ -24,7 +25,7 @@ from .rooms import store as roomstore
 from .rooms import stream as roomstream
 from .rooms import views as rooms
 from .store.base import STORE_ERRORS
-from .web import errors, limits, security, sessions, urls
+from .web import board_view, errors, limits, security, sessions, urls
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -95,17 +96,19 @@ def create_app(test_config: dict | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
     urls.init_app(app)
+    app.jinja_env.globals.update(name_pattern=NAME_PATTERN, name_rule=NAME_RULE)  # one rule for every name field
     app.register_blueprint(play.bp)
     app.register_blueprint(review.bp)
     app.register_blueprint(retry.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(explore.bp)
-    app.cli.add_command(grade.command)
+    app.cli.add_command(grade_cli.command)
     app.register_blueprint(practice.bp)
     app.register_blueprint(rooms.bp)
     app.register_blueprint(learn_views.bp)
     limits.init_app(app)  # limits the rooms' invitations: after the blueprints
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
+    app.add_template_filter(board_view.ij, "ij")  # the assignment's (i, j) beside a cell's name
     explore.warm(app)  # and what the explorer's first page shows
     learn_views.warm()  # and the empty board's traces
     picture.parts()  # and the parts of every review's picture
