@@ -14,7 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core import tictactoe as ttt
-from .costs import position_of
+from .costs import reachable
+from .judging import judge
+from .position import EMPTY_BOARD, board, cell_of, over, position_of
 from .search import best_actions
 
 
@@ -78,7 +80,7 @@ def game(bug: Bug, bug_plays: str, seed: int = 0) -> tuple[int, ...]:
     rng, board, cells = random.Random(seed), ttt.initial_state(), []
     while not ttt.terminal(board):
         action = bug.play(board, rng) if ttt.player(board) == bug_plays else ttt.minimax(board)
-        cells.append(3 * action[0] + action[1])
+        cells.append(cell_of(action))
         board = ttt.result(board, action)
     return tuple(cells)
 
@@ -88,9 +90,6 @@ def telling_position(slug: str) -> tuple[str, ttt.Action]:
     """The first position, fewest marks first, where the bug may play a worse move (for
     the depthless version, a slower win); with that move. Positions are written as in
     costs: 9 characters, row by row."""
-    from .costs import EMPTY_BOARD, board, over, reachable
-    from .judging import judge
-
     bug = next(b for b in BUGS if b.slug == slug)
     wanted = "win" if slug == "no-depth" else None
     for position in sorted(reachable(EMPTY_BOARD), key=lambda p: (9 - p.count("."), p)):

@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 from flask import Blueprint, render_template
 
-from ..core.costs import position_of
 from ..core.game import Game
+from ..core.position import position_of
 from ..web import player
 
 bp = Blueprint("games", __name__, url_prefix="/games")

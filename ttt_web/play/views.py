@@ -10,7 +10,6 @@ import random
 from flask import Blueprint, Response, redirect, render_template, request
 
 from ..core import tictactoe as ttt
-from ..core.costs import position_of
 from ..core.game import (
     DEFAULTS,
     DIFFICULTIES,
@@ -23,6 +22,7 @@ from ..core.game import (
     parse_moves,
     valid_name,
 )
+from ..core.position import other, position_of
 from ..web import player
 from ..web.board_view import BLANK, board_view
 from ..web.moves import requested_move
@@ -111,7 +111,7 @@ def new_game():
         options[name] = value
     names = friends(options)
     if request.form.get("swap") == "1":  # play again, the other one starting
-        options["side"] = ttt.O if options["side"] == ttt.X else ttt.X
+        options["side"] = other(options["side"])
         names = names[::-1]
     start = starting_position(request.form.get("from"))
     check_form_token()
@@ -153,7 +153,7 @@ def playable_position(text: str) -> tuple[int, ...] | None:
     """The moves written in `text` if they are legal and the game is not over, else None."""
     moves = parse_moves(text)
     try:
-        if moves is not None and not Game(token="", mode="friend", moves=moves).over:
+        if moves is not None and not Game.of_moves(moves).over:
             return moves
     except (GameError, ttt.InvalidMoveError):
         pass
@@ -242,7 +242,7 @@ def page(
     form, which keeps the `choices` sent."""
     game = player.current_game()
     teaching = player.teach_on()
-    start_game = Game(token="", mode="friend", moves=start) if start else None
+    start_game = Game.of_moves(start) if start else None
     if start_game:
         view = board_view(start_game, False, links=False)
     elif past is not None:

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, render_template, request
 
-from ..core.costs import position_of
-from ..core.game import Game, action_name, format_moves
+from ..core.game import Game, format_moves
 from ..core.judging import judge
+from ..core.position import action_name, action_of, position_of
 from ..core.words import outlook
 from ..web.board_view import position_view
 from ..web.caching import PUBLIC_FOR_A_DAY
@@ -27,12 +27,12 @@ def mistake(moves: str, n: int):
     if not 1 <= n <= len(plies):
         abort(404, f"This game has {len(plies)} moves to retry." if plies else "Every move of this game was best.")
     ply = plies[n - 1]
-    before = Game(token="", mode="friend", moves=cells[: ply - 1])
+    before = Game.of_moves(cells[: ply - 1])
     text = position_of(before.board)
     here = url_for("retry.mistake", moves=format_moves(cells), n=str(n))
     links = {cell: f"{here}?try={cell}" for cell in range(9) if text[cell] == "."}
     tried = _tried(text)
-    graded = judge(before.board, divmod(tried, 3)) if tried is not None else None
+    graded = judge(before.board, action_of(tried)) if tried is not None else None
     solved = graded is not None and graded.verdict == "best"
     page = render_template(
         "retry/retry.html",

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from flask import Blueprint, Response, abort, render_template, request
 
 from ..core import tictactoe as ttt
-from ..core.costs import position_of
-from ..core.game import Game, GameError, action_name, format_moves, parse_moves
+from ..core.game import Game, GameError, format_moves, parse_moves
 from ..core.judging import Judgement, accuracy, review, value_after
-from ..core.words import in_words, outlook, result_text
+from ..core.position import action_name, action_of, other, position_of
+from ..core.words import ending, in_words, outlook, result_text
 from ..web.board_view import BoardView, board_view
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import public_base, url_for, varies_by_host
@@ -59,7 +59,7 @@ class Move:
 
     @property
     def other(self) -> str:
-        return ttt.O if self.judged.mark == ttt.X else ttt.X
+        return other(self.judged.mark)
 
     @property
     def explanation(self) -> str:
@@ -88,7 +88,7 @@ def game(moves: str):
     ply = _ply(len(cells), default=turning.ply if turning else len(cells))
     current = listed[ply - 1] if ply else None
     better = request.args.get("show") == "better" and current is not None and current.judged.verdict != "best"
-    shown = Game(token="", mode="friend", moves=cells[: ply - 1 if better else ply])
+    shown = Game.of_moves(cells[: ply - 1 if better else ply])
     final_text = result_text(final)
     tally = summary(listed)
     site = public_base()
@@ -147,7 +147,7 @@ def reviewed(moves: str) -> Game:
     if cells is None:
         abort(400, "A review link lists the cells played, 0 to 8 row by row, like /review/4-0-8-2.")
     try:
-        return Game(token="", mode="friend", moves=cells)
+        return Game.of_moves(cells)
     except (GameError, ttt.InvalidMoveError):
         abort(404, "No game of tic-tac-toe has these moves: a cell is played twice or after the end.")
 
@@ -155,7 +155,7 @@ def reviewed(moves: str) -> Game:
 @functools.lru_cache(maxsize=4096)
 def judge_all(cells: tuple[int, ...]) -> tuple[Judgement, ...]:
     """Every move of a game judged: the same for every visitor, so kept."""
-    return tuple(review([divmod(cell, 3) for cell in cells]))
+    return tuple(review([action_of(cell) for cell in cells]))
 
 
 def to_retry(cells: tuple[int, ...]) -> list[int]:
@@ -227,10 +227,9 @@ STRIP_LEFT, STRIP_STEP, STRIP_HEIGHT = 48, 24, 20  # the strip's units: labels, 
 
 def strip(moves: list[Move], start: str) -> list[Point]:
     """The game's value after every ply, from the empty board (a draw, at `start`) to the end."""
-    words = {1: "X wins", 0: "draw", -1: "O wins"}
     points = [Point(0, STRIP_LEFT, 2 * STRIP_HEIGHT, 0, start, "Before move 1: draw")]
     for move in moves:
-        label = f"Move {move.ply}, {move.judged.mark} at {move.cell}: {words[move.value]}"
+        label = f"Move {move.ply}, {move.judged.mark} at {move.cell}: {ending(move.value)}"
         points.append(
             Point(
                 move.ply,

@@ -16,8 +16,8 @@ from flask import render_template
 from markupsafe import Markup
 
 from ..core import tictactoe as ttt
-from ..core.costs import position_of
-from ..core.game import cell_name, format_moves, mark_of
+from ..core.game import format_moves
+from ..core.position import cell_name, mark_of, position_of
 from ..core.room import GUEST, HOST, Room
 from ..web.board_view import board_view
 from ..web.urls import url_for

@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core import tictactoe as ttt
-from ..core.costs import EMPTY_BOARD, over, reachable
-from ..core.game import DEFAULTS, SIDES, Game, cell_name, mark_of
+from ..core.costs import reachable
+from ..core.game import DEFAULTS, Game
+from ..core.position import EMPTY_BOARD, SIDES, action_of, cell_name, cell_of, last_mover, mark_of, other, over
 from ..core.words import in_words, rank
 from .urls import url_for
 
@@ -69,12 +70,12 @@ def board_view(
     link = f"{move_url}?game={game.token}&" if game else f"{move_url}?"
     values = ttt.scores(shown.board) if teach_on and playable else {}
     top = max(values.values(), key=rank) if values else None
-    me, them = ("you", _opponent(shown)) if links else (mover, ttt.O if mover == ttt.X else ttt.X)
+    me, them = ("you", _opponent(shown)) if links else (mover, other(mover))
     line = shown.winning_line
     last = shown.moves[-1] if shown.moves and history else None
     cells = []
     for n, name in enumerate(CELL_NAMES):
-        row, col = divmod(n, 3)
+        row, col = action_of(n)
         mark = shown.board[row][col] or ""
         classes = "cell" + (f" mark-{mark.lower()}" if mark else "")
         classes += (" in-line" if n in line else "") + (" last" if n == last else "")
@@ -109,8 +110,8 @@ def _opponent(game: Game) -> str:
     """Who plays against the human to move: "AI", or the other friend's name or mark."""
     if game.mode == "ai":
         return "AI"
-    other = ttt.O if game.to_move == ttt.X else ttt.X
-    return game.names[SIDES.index(other)] or other
+    opponent = other(game.to_move)
+    return game.names[SIDES.index(opponent)] or opponent
 
 
 def status(game: Game) -> Status:
@@ -160,7 +161,7 @@ def strike(line: tuple[int, ...]) -> tuple[float, float, float, float] | None:
     last's, with the board 3 units wide."""
     if not line:
         return None
-    (y1, x1), (y2, x2) = (divmod(line[0], 3), divmod(line[-1], 3))
+    (y1, x1), (y2, x2) = (action_of(line[0]), action_of(line[-1]))
     dx, dy = (x2 - x1) / 2, (y2 - y1) / 2
     reach = 0.35 / (dx * dx + dy * dy) ** 0.5
     return (x1 + 0.5 - dx * reach, y1 + 0.5 - dy * reach, x2 + 0.5 + dx * reach, y2 + 0.5 + dy * reach)
@@ -172,9 +173,9 @@ def position_view(
     """The board of a position written as 9 characters row by row ("X", "O", "."), read-only
     but for the empty cells `links` maps to an address (the explorer's children), which a
     screen reader announces with `action`."""
-    view = board_view(Game(token="", mode="friend", moves=moves_to(text)), teach_on, links=False, history=False)
+    view = board_view(Game.of_moves(moves_to(text)), teach_on, links=False, history=False)
     for cell in (cell for row in view.rows for cell in row):
-        href = (links or {}).get(3 * cell.row + cell.col)
+        href = (links or {}).get(cell_of((cell.row, cell.col)))
         if href and not cell.mark:
             cell.href, cell.label = href, cell.label.replace(", empty", f", empty: {action}", 1)
     return view
@@ -184,7 +185,7 @@ def moves_to(text: str) -> tuple[int, ...]:
     """One order of play that reaches a reachable position, none of it after the end."""
     if text == EMPTY_BOARD:
         return ()
-    last = ttt.X if text.count("X") > text.count("O") else ttt.O
+    last = last_mover(text)
     for cell, mark in enumerate(text):
         before = text[:cell] + "." + text[cell + 1 :]
         if mark == last and before in reachable(EMPTY_BOARD) and not over(before):

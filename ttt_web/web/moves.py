@@ -7,6 +7,8 @@ from collections.abc import Callable
 from flask import request
 from werkzeug.exceptions import MethodNotAllowed
 
+from ..core.position import cell_of
+
 PREFETCH_HEADERS = {"Sec-Purpose": "prefetch", "Purpose": "prefetch", "X-Moz": "prefetch", "X-Purpose": "preview"}
 
 
@@ -23,4 +25,4 @@ def requested_move(refuse: Callable[[str, int], Exception]) -> tuple[int, int]:
     number, row, col = map(int, values)
     if not (0 <= row <= 2 and 0 <= col <= 2):
         raise refuse("There is no such cell on the board.", 400)
-    return number, 3 * row + col
+    return number, cell_of((row, col))
