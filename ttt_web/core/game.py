@@ -68,20 +68,12 @@ class Game:
     @classmethod
     def from_data(cls, data: object) -> Game | None:
         """The game stored in the session, or None if there is none or it is not valid."""
-        if not isinstance(data, dict):
+        if not isinstance(data, dict) or not _well_typed(data):
             return None
+        options = {k: data[k] for k in ("side", "difficulty", "mode", "scored")}
         try:
-            moves = data["moves"]
-            if not isinstance(moves, list) or not all(type(m) is int for m in moves):
-                return None
-            fields = {k: data[k] for k in ("token", "side", "difficulty", "mode", "scored")}
-            if not isinstance(fields["token"], str) or not isinstance(fields["scored"], bool):
-                return None
-            names = data.get("names", ["", ""])  # games stored before names lack them
-            if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-                return None
-            return cls(moves=tuple(moves), names=tuple(names), **fields)
-        except (KeyError, TypeError, ValueError):
+            return cls(data["token"], moves=tuple(data["moves"]), names=tuple(data["names"]), **options)
+        except (TypeError, ValueError):
             return None
 
     def to_data(self) -> dict:
@@ -216,6 +208,20 @@ def parse_moves(text: str) -> tuple[int, ...] | None:
 
 def format_moves(moves: tuple[int, ...]) -> str:
     return "-".join(map(str, moves))
+
+
+def _well_typed(data: dict) -> bool:
+    """Whether a stored game has every field, each of the type `to_data` writes."""
+    moves, names = data.get("moves"), data.get("names")
+    return (
+        isinstance(moves, list)
+        and all(type(m) is int for m in moves)
+        and isinstance(names, list)
+        and all(isinstance(name, str) for name in names)
+        and isinstance(data.get("token"), str)
+        and isinstance(data.get("scored"), bool)
+        and {"side", "difficulty", "mode"} <= data.keys()
+    )
 
 
 def choose_move(board: ttt.Board, difficulty: str, rng: random.Random) -> ttt.Action:
