@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from pathlib import Path
 
 import redis
 from flask import Flask, Request, Response, request
@@ -120,20 +119,7 @@ def init_app(app: Flask) -> None:
     app.session_interface = Sessions(store, every_table[0], app.config["SESSION_ID_LENGTH"], upkeep)
     app.before_request(_refuse_when_store_failed)
     app.after_request(upkeep.schedule)
-    warn_about_file_store(app)
     app.cli.command("tidy-store")(lambda: print(f"removed {store.tidy(every_table)} expired or evicted records"))
-
-
-def warn_about_file_store(app: Flask) -> None:
-    """Games kept by versions before the database (folders of files) are not carried over."""
-    for folder in ("sessions", "rooms"):
-        if (Path(app.instance_path) / folder).is_dir():
-            app.logger.warning(
-                "%s/%s holds %s from the old file store; they are not read any more and the folder can be deleted",
-                app.instance_path,
-                folder,
-                folder,
-            )
 
 
 def tables(app: Flask) -> list[Table]:
