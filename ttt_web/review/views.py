@@ -14,9 +14,9 @@ from flask import Blueprint, Response, abort, render_template, request
 from ..core import tictactoe as ttt
 from ..core.game import Game, GameError, format_moves, parse_moves
 from ..core.judging import Judgement, accuracy, review, value_after
-from ..core.position import action_name, action_of, other, position_of
+from ..core.position import action_name, action_of, cell_of, other, position_of
 from ..core.words import ending, in_words, outlook, result_text
-from ..web.board_view import BoardView, board_view
+from ..web.board_view import board_view
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import public_base, url_for, varies_by_host
 from .picture import png
@@ -101,7 +101,9 @@ def game(moves: str):
             better=better,
             base=base,
             back=back,
-            view=with_played(board_view(shown, teach_on=True, links=False), current.judged.action if better else None),
+            view=board_view(
+                shown, teach_on=True, links=False, played=cell_of(current.judged.action) if better else None
+            ),
             position=position_of(shown.board),
             teach=True,
             final_text=final_text,
@@ -129,15 +131,6 @@ def picture(moves: str):
     return Response(
         png(final.moves, final.winning_line), mimetype="image/png", headers={"Cache-Control": PUBLIC_FOR_A_DAY}
     )
-
-
-def with_played(view: BoardView, action: ttt.Action | None) -> BoardView:
-    """The board before a mistake, with the cell the game played there marked."""
-    if action is not None:
-        cell = view.rows[action[0]][action[1]]
-        cell.classes += " played-here"
-        cell.label += "; played in the game"
-    return view
 
 
 def reviewed(moves: str) -> Game:
