@@ -12,13 +12,18 @@ from ..core.position import cell_of
 PREFETCH_HEADERS = {"Sec-Purpose": "prefetch", "Purpose": "prefetch", "X-Moz": "prefetch", "X-Purpose": "preview"}
 
 
-def requested_move(refuse: Callable[[str, int], Exception]) -> tuple[int, int]:
-    """The move number and the cell (0-8) that a move link names. A link checker's HEAD, a
-    prefetch or a malformed link must not play: `refuse(message, status)` is raised."""
+def _refuse_unless_followed(refuse: Callable[[str, int], Exception]) -> None:
+    """A HEAD or a prefetch is refused: only a followed link plays."""
     if request.method == "HEAD":
         raise MethodNotAllowed(["GET"], "A move is played by following its link.")
     if any(request.headers.get(h, "").lower().startswith(v) for h, v in PREFETCH_HEADERS.items()):
         raise refuse("Moves are not prefetched.", 403)
+
+
+def requested_move(refuse: Callable[[str, int], Exception]) -> tuple[int, int]:
+    """The move number and the cell (0-8) that a move link names. A link checker's HEAD, a
+    prefetch or a malformed link must not play: `refuse(message, status)` is raised."""
+    _refuse_unless_followed(refuse)
     values = [request.args.get(name, "") for name in ("n", "row", "col")]
     if not all(value.isascii() and value.isdigit() and len(value) <= 3 for value in values):
         raise refuse("That move link is not valid.", 400)
