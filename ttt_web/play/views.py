@@ -24,7 +24,7 @@ from ..core.game import (
 )
 from ..core.position import other, position_of
 from ..web import player
-from ..web.board_view import BLANK, board_view
+from ..web.board_view import BLANK, BoardView, board_view
 from ..web.moves import requested_move
 from ..web.urls import url_for
 
@@ -67,16 +67,27 @@ def game_error(exc: GameError):
 
 @bp.get("/")
 def index():
-    start = request.args.get("from")
-    moves = None if start is None else playable_position(start)
-    if start is not None and moves is None:
-        raise Rejected("There is no game to play on from that position.", 400)
-    ref, number = request.args.get("g"), request.args.get("n", "")
+    moves, ref = requested_start(), request.args.get("g")
     if ref is None:
         return page(start=moves)
     game = player.current_game()
     if game is None or ref != game.ref:
         return page(message="That board is from an earlier game. Here is your game now.")
+    return past_page(game, request.args.get("n", ""))
+
+
+def requested_start() -> tuple[int, ...] | None:
+    """The moves to the position a link asks to play on from, or None for none; 400 if the
+    link names no such position."""
+    start = request.args.get("from")
+    moves = None if start is None else playable_position(start)
+    if start is not None and moves is None:
+        raise Rejected("There is no game to play on from that position.", 400)
+    return moves
+
+
+def past_page(game: Game, number: str) -> str:
+    """The game as it was after move `number` (the Back button's board), or as it is now."""
     shown = int(number) if number.isascii() and number.isdigit() and len(number) <= 1 else game.number
     if shown > game.number:
         return page(message="Those moves were taken back. Here is the game now.")
@@ -243,12 +254,7 @@ def page(
     game = player.current_game()
     teaching = player.teach_on()
     start_game = Game.of_moves(start) if start else None
-    if start_game:
-        view = board_view(start_game, False, links=False)
-    elif past is not None:
-        view = board_view(game.at(past), False, links=False)
-    else:
-        view = board_view(game, teaching)
+    view = shown_board(game, start_game, past, teaching)
     return render_template(
         "play/index.html",
         game=game,
@@ -268,3 +274,12 @@ def page(
         start=format_moves(start) if start else "",
         start_game=start_game,
     )
+
+
+def shown_board(game: Game | None, start_game: Game | None, past: int | None, teaching: bool) -> BoardView:
+    """The board the page draws: a position to play on, an earlier move of the game, or the game."""
+    if start_game:
+        return board_view(start_game, False, links=False)
+    if past is not None:
+        return board_view(game.at(past), False, links=False)
+    return board_view(game, teaching)
