@@ -85,9 +85,7 @@ def game(moves: str):
     back = "&back=game" if request.args.get("back") == "game" else ""
     listed = [Move(n + 1, judged, f"{base}?ply={n + 1}{back}") for n, judged in enumerate(judge_all(cells))]
     turning = turning_point(listed)
-    ply = _ply(len(cells), default=turning.ply if turning else len(cells))
-    current = listed[ply - 1] if ply else None
-    better = request.args.get("show") == "better" and current is not None and current.judged.verdict != "best"
+    ply, current, better = _shown_ply(listed, turning)
     shown = Game.of_moves(cells[: ply - 1 if better else ply])
     final_text = result_text(final)
     tally = summary(listed)
@@ -131,6 +129,15 @@ def picture(moves: str):
     return Response(
         png(final.moves, final.winning_line), mimetype="image/png", headers={"Cache-Control": PUBLIC_FOR_A_DAY}
     )
+
+
+def _shown_ply(listed: list[Move], turning: Move | None) -> tuple[int, Move | None, bool]:
+    """The ply the review shows (by default its turning point, else the end), its move, and
+    whether the page shows the better move there instead."""
+    ply = _ply(len(listed), default=turning.ply if turning else len(listed))
+    current = listed[ply - 1] if ply else None
+    better = request.args.get("show") == "better" and current is not None and current.judged.verdict != "best"
+    return ply, current, better
 
 
 def reviewed(moves: str) -> Game:
