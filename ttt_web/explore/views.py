@@ -9,15 +9,16 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from typing import NamedTuple
 
 from flask import Blueprint, Flask, Response, abort, render_template, request
 
 from ..core import search
 from ..core import tictactoe as ttt
-from ..core.bugs import BUGS, game, telling_position
+from ..core.bugs import BUGS, Bug, game, telling_position
 from ..core.costs import alphabeta, costs, moves, reachable
 from ..core.game import Game, format_moves
-from ..core.judging import judge, principal_variation
+from ..core.judging import Judgement, judge, principal_variation
 from ..core.position import EMPTY_BOARD, action_name, action_of, board, cell_name, other, over, to_move, winner_of
 from ..core.words import ending, in_words, outlook, result_text
 from ..web.board_view import position_view
@@ -34,6 +35,17 @@ def start():
     return position(EMPTY_BOARD)
 
 
+class BugShown(NamedTuple):
+    """A bug as its page shows it: the first position where it plays a worse move, that move
+    judged, and its games against the real engine (moves and result) by the side it plays."""
+
+    bug: Bug
+    position: str
+    judged: Judgement
+    games: dict[str, str]
+    results: dict[str, str]
+
+
 @bp.get("/bugs")
 def bugs_shown():
     """Three classic minimax bugs: each one's line of code, why it is wrong, the first
@@ -45,7 +57,7 @@ def bugs_shown():
         played = {side: game(bug, side) for side in (ttt.X, ttt.O)}
         games = {side: format_moves(cells) for side, cells in played.items()}
         results = {side: result_text(Game.of_moves(cells)) for side, cells in played.items()}
-        shown.append((bug, text, judged, games, results))
+        shown.append(BugShown(bug, text, judged, games, results))
     response = Response(render_template("explore/bugs.html", shown=shown, outlook=outlook, cell=action_name))
     return cached(response)
 
