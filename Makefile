@@ -1,4 +1,4 @@
-# The two commands: `make run` and `make test`. Everything else here serves them.
+# The two commands: `make run` and `make test`; `make check` is the fast loop. Everything else here serves them.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python

@@ -1,4 +1,4 @@
-"""How gunicorn serves the app: `make run`, the README's deployment and the tests all load
+"""How gunicorn serves the app: `make run`, docs/deploy.md's deployment and the tests all load
 this file (`gunicorn -c gunicorn.conf.py ... wsgi:app`).
 
 gevent workers (ttt_web.server.worker): each connection is a greenlet, so a client that trickles

@@ -3,7 +3,7 @@
 A real player loads the board and plays a move, over and over, while N slow connections
 are open against the same server (half trickle their headers a byte a second, half never
 finish a POST body). Served as `make run` serves (gunicorn.conf.py: gevent workers, 2 of
-them, SQLite) and as the README's production command (4 workers, Redis), and, to show
+them, SQLite) and as docs/deploy.md's production command (4 workers, Redis), and, to show
 what the gevent workers fix, `make run` with gunicorn's sync workers. Prints the median and
 the worst of the player's page loads and moves (a request that takes over 5 s counts as
 stalled), and how many slow connections the server dropped meanwhile (each is opened

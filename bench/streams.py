@@ -3,7 +3,7 @@
 `make run` (gevent workers, SQLite) holds N open event streams (one client process, raw
 sockets from 250 loopback addresses: the server bounds connections per address), while two
 players play: each move's time from the request to its arrival on the other player's
-stream, and a third player's page load and move. Then the same on the README's Redis setup
+stream, and a third player's page load and move. Then the same on docs/deploy.md's Redis setup
 with two gunicorn instances: the move made on one, the streams held by the other. The
 streams follow rooms of their own (one spectator per room) or, with --same-room, the
 players' room. Prints medians and 95th percentiles, and the workers' memory per stream.

@@ -75,7 +75,7 @@ def all_pids(base: str) -> list[int]:
 @contextlib.contextmanager
 def gunicorn(env: dict[str, str], workers: int = 2, app: str = "wsgi:app", log: Path | None = None):
     """Serve `app` from the project root with the project's gunicorn.conf.py, as `make run`
-    and the README's deployment do; yields the base URL."""
+    and docs/deploy.md's deployment do; yields the base URL."""
     port = free_port()
     command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")]
     command += ["--workers", str(workers), "--bind", f"127.0.0.1:{port}", app]

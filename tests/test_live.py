@@ -13,7 +13,14 @@ from tests.test_rooms import Seat
 
 pytestmark = pytest.mark.server
 
-FAST = 0.3  # seconds: a change reaches the other player's stream within this
+POLL = 0.1  # seconds between one process's checks for changed rooms (SQLite)
+ENDS = 10  # seconds a test waits for a stream to end: the bound of the test, not its claim
+
+
+def prompt(arrived_after: float, move_took: float) -> bool:
+    """A change reaches the other stream at once: within a poll and a few times the move's own
+    round trip (a yardstick from the same run), far from the heartbeat that would find it late."""
+    return arrived_after <= POLL + 5 * move_took
 
 
 @pytest.fixture(scope="module", params=["sqlite", "redis"])
@@ -72,12 +79,13 @@ def test_each_move_reaches_the_other_players_stream_at_once(base):
         for seat, watcher, row, col, title in moves:
             sent = time.monotonic()
             seat.move(row, col)
-            delays.append(arrival(watcher, title) - sent)
+            answered = time.monotonic()
+            delays.append((arrival(watcher, title) - answered, answered - sent))
         update = json.loads(rooms_events(guests.events)[-1]["data"])
         assert update["title"] == "Ann played c3. Your turn: place O."
         assert {"live-status", "live-board"} <= set(update["parts"]) and "live-join" not in update["parts"]
         assert 'id="status"' in update["parts"]["live-status"] and "move?game=" in update["parts"]["live-board"]
-    assert max(delays) < FAST, delays
+    assert all(prompt(*delay) for delay in delays), delays
 
 
 def test_a_stream_sets_no_cookie_and_writes_no_session(base):
@@ -109,7 +117,7 @@ def test_a_stream_ends_when_the_room_closes_and_is_refused_for_an_unknown_room(b
         guests.wait_for(1)
         for seat in (host, guest):
             seat.post("leave-confirm", at=f"{host.path}/leave")
-        assert guests.ended.wait(FAST * 3)
+        assert guests.ended.wait(ENDS)
         assert guests.events[-1]["event"] == "gone"  # after a "room" event, if it saw the host leave first
     with servers.EventStream(base, f"{host.path}/events") as gone:
         assert gone.status == 204  # EventSource stops for good
@@ -161,5 +169,6 @@ def test_a_move_in_one_process_reaches_a_stream_in_another(tmp_path, redis_serve
             guests.wait_for(1)
             sent = time.monotonic()
             host.move(1, 1)
+            answered = time.monotonic()
             arrived = guests.wait_for(2)[-1]
-        assert arrived["event"] == "room" and arrived["at"] - sent < FAST
+        assert arrived["event"] == "room" and prompt(arrived["at"] - answered, answered - sent)

@@ -14,6 +14,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import grade
 from .core import tictactoe as ttt
 from .explore import views as explore
+from .learn import views as learn_views
 from .play import games
 from .play import views as play
 from .practice import views as practice
@@ -66,9 +67,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.cli.add_command(grade.command)
     app.register_blueprint(practice.bp)
     app.register_blueprint(rooms.bp)
+    app.register_blueprint(learn_views.bp)
     limits.init_app(app)  # limits the rooms' invitations: after the blueprints
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
     explore.warm(app)  # and what the explorer's first page shows
+    learn_views.warm()  # and the empty board's traces
     return app
 
 

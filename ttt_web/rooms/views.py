@@ -1,6 +1,6 @@
 """Rooms: play a friend on another device through a link. The room's game lives in the shared
-store (roomstore); each player's session keeps only the key to its seat. With JavaScript, a
-room's page follows the room's event stream (roomstream) and never reloads by itself;
+store (rooms.store); each player's session keeps only the key to its seat. With JavaScript, a
+room's page follows the room's event stream (rooms.stream) and never reloads by itself;
 without it, a player who waits gets a page that reloads itself (a meta refresh, which the
 player can turn off), and a page with a form to fill never does."""
 

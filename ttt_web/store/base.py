@@ -2,7 +2,7 @@
 every write moves on. A write names the version it read and is refused if someone wrote in
 between (compare-and-set): nothing is locked, so a client that is slow to send holds nobody.
 
-Two stores keep them: SQLite, embedded (sqlite_store), and Redis, for many hosts (redis_store).
+Two stores keep them: SQLite, embedded (store.sqlite), and Redis, for many hosts (store.redis).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""What the session holds for a player, in one place: the current game and the score. Both
-are written back whole, never changed in place. Teach mode is the browser's preference, in
-a cookie of its own, so that turning it on stores nothing."""
+"""What the session holds for a player, in one place: the current game, the score, the
+finished games, the practice record and the seats in rooms. Each is written back whole,
+never changed in place. Teach mode and a room page's auto-refresh are the browser's
+preferences, in cookies of their own, so that turning them on or off stores nothing."""
 
 from __future__ import annotations
 
