@@ -23,7 +23,7 @@ from .review import views as review
 from .rooms import store as roomstore
 from .rooms import views as rooms
 from .store.base import STORE_ERRORS
-from .web import errors, limits, security, sessions, urls
+from .web import board_view, errors, limits, security, sessions, urls
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -70,6 +70,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(learn_views.bp)
     limits.init_app(app)  # limits the rooms' invitations: after the blueprints
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
+    app.add_template_filter(board_view.ij, "ij")  # the assignment's (i, j) beside a cell's name
     explore.warm(app)  # and what the explorer's first page shows
     learn_views.warm()  # and the empty board's traces
     return app
@@ -96,7 +97,9 @@ def settings(instance_path: str) -> dict:
         HTTPS=https,
         MAX_CONTENT_LENGTH=16 * 1024,
         MAX_SESSIONS=int(os.environ.get("TTT_MAX_SESSIONS", "100000")),
-        NEW_SESSION_LIMIT=os.environ.get("TTT_NEW_SESSION_LIMIT", "60 per minute; 1000 per day"),
+        NEW_SESSION_LIMIT=os.environ.get("TTT_NEW_SESSION_LIMIT", "60 per minute; 1000 per day"),  # per address
+        NEW_SESSION_SITE_LIMIT=os.environ.get("TTT_NEW_SESSION_SITE_LIMIT", "600 per minute"),  # all addresses
+        KEEP_RECENT_HOURS=float(os.environ.get("TTT_KEEP_RECENT_HOURS", "24")),  # a full store evicts none newer
         PROXY_HOPS=int(os.environ.get("TTT_PROXY_HOPS", "0")),
         ROOM_IDLE_HOURS=float(os.environ.get("TTT_ROOM_IDLE_HOURS", "24")),
         MAX_ROOMS=int(os.environ.get("TTT_MAX_ROOMS", "10000")),

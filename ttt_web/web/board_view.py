@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from markupsafe import Markup
+
 from ..core import tictactoe as ttt
 from ..core.costs import reachable
 from ..core.game import DEFAULTS, Game
-from ..core.position import EMPTY_BOARD, SIDES, action_of, cell_name, last_mover, mark_of, other, over
+from ..core.position import COLUMNS, EMPTY_BOARD, SIDES, action_of, cell_name, last_mover, mark_of, other, over
 from ..core.words import in_words, rank
 from .urls import url_for
 
@@ -244,3 +246,15 @@ def moves_to(text: str) -> tuple[int, ...]:
         if mark == last and before in reachable(EMPTY_BOARD) and not over(before):
             return (*moves_to(before), cell)
     raise ValueError(f"{text} is not reachable")
+
+
+def ij(cell: str | int | tuple[int, int]) -> Markup:
+    """The assignment's action (i, j) for a cell named "c1", numbered 0-8 or given as an
+    action: i is the row from the top, j the column from the left, both from 0."""
+    if isinstance(cell, str):
+        i, j = int(cell[1]) - 1, COLUMNS.index(cell[0])
+    elif isinstance(cell, int):
+        i, j = action_of(cell)
+    else:
+        i, j = cell
+    return Markup(f'<span class="ij">({i}, {j})</span>')

@@ -1,10 +1,13 @@
 """Limits per client address (Flask-Limiter): on new sessions, so that one client cannot fill
-the session store, and on new rooms. Players who already have a session are never limited
+the session store, and on new rooms; and a limit on new sessions for the whole site, so that
+many addresses together cannot either. Players who already have a session are never limited
 otherwise, so a school behind one address keeps playing however many games it starts.
-Retry-After is sent on a 429 only."""
+Retry-After is sent on a 429 only. An IPv6 client counts by its /64 network (client_network):
+one subscriber gets a whole /64, so counting its addresses one by one would count nothing."""
 
 from __future__ import annotations
 
+import ipaddress
 import time
 
 from flask import Flask, Request, Response, request, session
@@ -18,17 +21,27 @@ MESSAGE = (
     "Too many new players from your network in a short time. Please wait a minute and try "
     "again: games already under way are not affected."
 )
+SITE_MESSAGE = (
+    "So many new players are arriving right now that we cannot start a game for you. Please try "
+    "again in a minute: games already under way are not affected."
+)
 ROOM_MESSAGE = "Too many new rooms from your network in a short time. Please wait a minute and try again."
 LIMITED_ALWAYS = ("rooms.invite",)  # endpoints limited per address even for players with a session
 CHANGING_GETS = ("/move",)  # GET routes that change the game; every POST may change it too
 
 
 def init_app(app: Flask) -> None:
-    limit = ApplicationLimit(app.config["NEW_SESSION_LIMIT"], error_message=MESSAGE, deduct_when=creates_session)
+    per_address = ApplicationLimit(app.config["NEW_SESSION_LIMIT"], error_message=MESSAGE, deduct_when=creates_session)
+    site = ApplicationLimit(
+        app.config["NEW_SESSION_SITE_LIMIT"],
+        key_function=lambda: "whole-site",
+        error_message=SITE_MESSAGE,
+        deduct_when=creates_session,
+    )
     limiter = Limiter(
-        get_remote_address,
+        client_network,
         app=app,
-        application_limits=[limit],
+        application_limits=[per_address, site],
         storage_uri=app.config.get("REDIS_URL") or "memory://",
         storage_options={"socket_timeout": 2, "socket_connect_timeout": 2} if app.config.get("REDIS_URL") else {},
         key_prefix="ttt:limit",
@@ -45,6 +58,21 @@ def init_app(app: Flask) -> None:
         current = limiter.current_limit
         response.headers["Retry-After"] = str(max(1, int(current.reset_at - time.time())) if current else 60)
         return response
+
+
+def client_network() -> str:
+    """Who a per-address limit counts: the client's IPv4 address (an IPv4 address written as
+    IPv6 too), or the /64 network of its IPv6 address. Every per-address bound uses this."""
+    address = get_remote_address()
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False))
 
 
 def changes_session(request: Request) -> bool:
@@ -64,4 +92,4 @@ def unlimited() -> bool:
 
 def creates_session(_response: Response) -> bool:
     """True when this request is about to store a session that did not exist."""
-    return bool(session) and session.modified and not session.version
+    return bool(session) and not session.read_version and (session.modified or session.written)
