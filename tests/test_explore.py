@@ -8,7 +8,7 @@ from tests.conftest import Player
 from tests.page import Page
 from ttt_web.app import create_app
 from ttt_web.core import costs
-from ttt_web.core.game import cell_name
+from ttt_web.core.position import cell_name
 
 
 def moves(page: Page) -> dict[str, dict]:

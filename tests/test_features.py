@@ -5,8 +5,8 @@ import re
 
 import pytest
 
+from bench.difficulty import win_rates
 from tests import judge
-from ttt_web.core.game import win_rates
 
 
 def test_playing_o_lets_the_ai_open(play):

@@ -46,43 +46,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         static_folder=str(ROOT / "static"),
         template_folder=str(ROOT / "templates"),
     )
-    https = os.environ.get("TTT_HTTPS") == "1"
-    trusted_hosts = os.environ.get("TTT_TRUSTED_HOSTS")
-    app.config.from_mapping(
-        SECRET_KEY=os.environ.get("SECRET_KEY"),
-        REDIS_URL=os.environ.get("REDIS_URL"),
-        REDIS_CONNECTIONS=int(os.environ.get("TTT_REDIS_CONNECTIONS", "100")),  # per process
-        REDIS_WAIT_SECONDS=float(os.environ.get("TTT_REDIS_WAIT_SECONDS", "2")),  # for a free one, then 503
-        DATABASE=os.environ.get("TTT_DATABASE") or os.path.join(app.instance_path, "ttt.sqlite3"),
-        PERMANENT_SESSION_LIFETIME=timedelta(days=int(os.environ.get("TTT_SESSION_DAYS", "30"))),
-        SESSION_REFRESH_EACH_REQUEST=False,  # a page view must never overwrite a move
-        SESSION_ID_LENGTH=32,
-        TIDY_SECONDS=60,  # how often each process removes expired records (after a response)
-        SESSION_COOKIE_NAME="__Host-ttt" if https else "ttt",
-        TEACH_COOKIE_NAME="__Host-ttt-teach" if https else "ttt-teach",
-        REFRESH_COOKIE_NAME="__Host-ttt-still" if https else "ttt-still",  # set: no auto-refresh
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_COOKIE_SECURE=https,
-        HTTPS=https,
-        MAX_CONTENT_LENGTH=16 * 1024,
-        MAX_SESSIONS=int(os.environ.get("TTT_MAX_SESSIONS", "100000")),
-        NEW_SESSION_LIMIT=os.environ.get("TTT_NEW_SESSION_LIMIT", "60 per minute; 1000 per day"),  # per address
-        NEW_SESSION_SITE_LIMIT=os.environ.get("TTT_NEW_SESSION_SITE_LIMIT", "600 per minute"),  # all addresses
-        KEEP_RECENT_HOURS=float(os.environ.get("TTT_KEEP_RECENT_HOURS", "24")),  # a full store evicts none newer
-        PROXY_HOPS=int(os.environ.get("TTT_PROXY_HOPS", "0")),
-        ROOM_IDLE_HOURS=float(os.environ.get("TTT_ROOM_IDLE_HOURS", "24")),
-        MAX_ROOMS=int(os.environ.get("TTT_MAX_ROOMS", "10000")),
-        NEW_ROOM_LIMIT=os.environ.get("TTT_NEW_ROOM_LIMIT", "20 per minute; 200 per day"),
-        PUBLIC_URL=os.environ.get("TTT_PUBLIC_URL"),  # e.g. https://ttt.example.org: for links to share
-        TRUSTED_HOSTS=trusted_hosts.split(",") if trusted_hosts else None,  # else any well-formed Host
-        STREAM_SECONDS=float(os.environ.get("TTT_STREAM_SECONDS", "300")),  # then the browser reconnects
-        HEARTBEAT_SECONDS=float(os.environ.get("TTT_HEARTBEAT_SECONDS", "15")),  # keeps proxies from closing a stream
-        STREAMS=int(os.environ.get("TTT_STREAMS", "250")),  # per process: a quarter of gunicorn.conf's connections
-        STREAMS_PER_ADDRESS=int(os.environ.get("TTT_STREAMS_PER_ADDRESS", "50")),  # per process
-        STREAMS_PER_ROOM=int(os.environ.get("TTT_STREAMS_PER_ROOM", "16")),  # per process
-        STREAM_RELOAD_SECONDS=float(os.environ.get("TTT_STREAM_RELOAD_SECONDS", "10")),  # a refused stream: reload then
-    )
+    app.config.from_mapping(settings(app.instance_path))
     if test_config:
         app.config.from_mapping(test_config)
     if os.environ.get("FLASK_RUN_FROM_CLI") != "true":
@@ -115,6 +79,47 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config["PROXY_HOPS"]:  # the client's address, as the proxies in front saw it (outermost)
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXY_HOPS"])
     return app
+
+
+def settings(instance_path: str) -> dict:
+    """Every setting, read from the environment in one place."""
+    https = os.environ.get("TTT_HTTPS") == "1"
+    trusted_hosts = os.environ.get("TTT_TRUSTED_HOSTS")
+    return dict(
+        SECRET_KEY=os.environ.get("SECRET_KEY"),
+        REDIS_URL=os.environ.get("REDIS_URL"),
+        REDIS_CONNECTIONS=int(os.environ.get("TTT_REDIS_CONNECTIONS", "100")),  # per process
+        REDIS_WAIT_SECONDS=float(os.environ.get("TTT_REDIS_WAIT_SECONDS", "2")),  # for a free one, then 503
+        DATABASE=os.environ.get("TTT_DATABASE") or os.path.join(instance_path, "ttt.sqlite3"),
+        PERMANENT_SESSION_LIFETIME=timedelta(days=int(os.environ.get("TTT_SESSION_DAYS", "30"))),
+        SESSION_REFRESH_EACH_REQUEST=False,  # a page view must never overwrite a move
+        SESSION_ID_LENGTH=32,
+        TIDY_SECONDS=60,  # how often each process removes expired records (after a response)
+        SESSION_COOKIE_NAME="__Host-ttt" if https else "ttt",
+        TEACH_COOKIE_NAME="__Host-ttt-teach" if https else "ttt-teach",
+        REFRESH_COOKIE_NAME="__Host-ttt-still" if https else "ttt-still",  # set: no auto-refresh
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=https,
+        HTTPS=https,
+        MAX_CONTENT_LENGTH=16 * 1024,
+        MAX_SESSIONS=int(os.environ.get("TTT_MAX_SESSIONS", "100000")),
+        NEW_SESSION_LIMIT=os.environ.get("TTT_NEW_SESSION_LIMIT", "60 per minute; 1000 per day"),  # per address
+        NEW_SESSION_SITE_LIMIT=os.environ.get("TTT_NEW_SESSION_SITE_LIMIT", "600 per minute"),  # all addresses
+        KEEP_RECENT_HOURS=float(os.environ.get("TTT_KEEP_RECENT_HOURS", "24")),  # a full store evicts none newer
+        PROXY_HOPS=int(os.environ.get("TTT_PROXY_HOPS", "0")),
+        ROOM_IDLE_HOURS=float(os.environ.get("TTT_ROOM_IDLE_HOURS", "24")),
+        MAX_ROOMS=int(os.environ.get("TTT_MAX_ROOMS", "10000")),
+        NEW_ROOM_LIMIT=os.environ.get("TTT_NEW_ROOM_LIMIT", "20 per minute; 200 per day"),
+        PUBLIC_URL=os.environ.get("TTT_PUBLIC_URL"),  # e.g. https://ttt.example.org: for links to share
+        TRUSTED_HOSTS=trusted_hosts.split(",") if trusted_hosts else None,  # else any well-formed Host
+        STREAM_SECONDS=float(os.environ.get("TTT_STREAM_SECONDS", "300")),  # then the browser reconnects
+        HEARTBEAT_SECONDS=float(os.environ.get("TTT_HEARTBEAT_SECONDS", "15")),  # keeps proxies from closing a stream
+        STREAMS=int(os.environ.get("TTT_STREAMS", "250")),  # per process: a quarter of gunicorn.conf's connections
+        STREAMS_PER_ADDRESS=int(os.environ.get("TTT_STREAMS_PER_ADDRESS", "50")),  # per process
+        STREAMS_PER_ROOM=int(os.environ.get("TTT_STREAMS_PER_ROOM", "16")),  # per process
+        STREAM_RELOAD_SECONDS=float(os.environ.get("TTT_STREAM_RELOAD_SECONDS", "10")),  # a refused stream: reload then
+    )
 
 
 def instance_secret(instance: Path) -> str:

@@ -24,7 +24,8 @@ import math
 from typing import NamedTuple
 
 from . import search
-from .costs import alphabeta, moves, over, tree_size, utility
+from .costs import alphabeta, moves, tree_size
+from .position import action_of, over, utility
 
 INF = math.inf
 ROOT, MAX, MIN = "minimax", "MAX-VALUE", "MIN-VALUE"
@@ -109,13 +110,13 @@ def kids(
 ) -> tuple[tuple[tuple[int, int], str, tuple, int], ...]:
     """(action, child, child's window, what the child returns) for each action searched."""
     if not pruning:
-        return tuple((divmod(n, 3), child, (-INF, INF), search.value(child)) for n, child in moves(position))
+        return tuple((action_of(n), child, (-INF, INF), search.value(child)) for n, child in moves(position))
     searched = alphabeta(position, *window)
-    return tuple((divmod(n, 3), c.position, (c.alpha, c.beta), c.returned) for n, c in searched.children)
+    return tuple((action_of(n), c.position, (c.alpha, c.beta), c.returned) for n, c in searched.children)
 
 
 def pruned_actions(position: str, window: tuple[float, float]) -> tuple[tuple[int, int], ...]:
-    return tuple(divmod(n, 3) for n, _ in alphabeta(position, *window).pruned)
+    return tuple(action_of(n) for n, _ in alphabeta(position, *window).pruned)
 
 
 @functools.cache

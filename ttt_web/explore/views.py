@@ -9,18 +9,20 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from typing import NamedTuple
 
 from flask import Blueprint, Flask, Response, abort, redirect, render_template, request
 
 from ..core import answer as answers
 from ..core import search
 from ..core import tictactoe as ttt
-from ..core.bugs import BUGS, game, slower_wins, telling_position
-from ..core.costs import EMPTY_BOARD, alphabeta, board, costs, moves, over, reachable, to_move
-from ..core.game import Game, action_name, cell_name, format_moves
-from ..core.judging import judge, principal_variation
+from ..core.bugs import BUGS, Bug, game, slower_wins, telling_position
+from ..core.costs import alphabeta, costs, moves, reachable
+from ..core.game import Game, format_moves
+from ..core.judging import Judgement, judge, principal_variation
 from ..core.pasted import BoardError, parse
-from ..core.words import in_words, outlook, result_text
+from ..core.position import EMPTY_BOARD, action_name, action_of, board, cell_name, other, over, to_move, winner_of
+from ..core.words import ending, in_words, outlook, result_text
 from ..web.board_view import position_view
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import url_for
@@ -35,6 +37,17 @@ def start():
     return position(EMPTY_BOARD)
 
 
+class BugShown(NamedTuple):
+    """A bug as its page shows it: the first position where it plays a worse move, that move
+    judged, and its games against the real engine (moves and result) by the side it plays."""
+
+    bug: Bug
+    position: str
+    judged: Judgement
+    games: dict[str, str]
+    results: dict[str, str]
+
+
 @bp.get("/bugs")
 def bugs_shown():
     """A real minimax bug and two kinds of legal but weaker play: each one's line of code,
@@ -46,8 +59,8 @@ def bugs_shown():
         judged = judge(board(text), action)
         played = {side: game(bug, side) for side in (ttt.X, ttt.O)}
         games = {side: format_moves(cells) for side, cells in played.items()}
-        results = {side: result_text(Game(token="", mode="friend", moves=cells)) for side, cells in played.items()}
-        shown.append((bug, text, judged, games, results))
+        results = {side: result_text(Game.of_moves(cells)) for side, cells in played.items()}
+        shown.append(BugShown(bug, text, judged, games, results))
     response = Response(
         render_template("explore/bugs.html", shown=shown, slower=slower_wins(), outlook=outlook, cell=action_name)
     )
@@ -179,7 +192,7 @@ def explained(text: str) -> dict:
         "mover": to_move(text),
         "role": search.role(text),
         "utility": search.value(text),
-        "moves": [listed(here_, divmod(n, 3), child) for n, child in moves(text)],
+        "moves": [listed(here_, action_of(n), child) for n, child in moves(text)],
         "line": [action_name(action) for action in principal_variation(here_)],
         "parents": search.parents(text),
         "tree": search.tree(text),
@@ -197,7 +210,7 @@ def listed(here_: ttt.Board, action: ttt.Action, child: str) -> dict:
     """A move as the move list shows it: its cell, value, words and judgement."""
     judged = judge(here_, action)
     mover = judged.mark
-    words = in_words(judged.played, mover, ttt.O if mover == ttt.X else ttt.X)
+    words = in_words(judged.played, mover, other(mover))
     refutation = [action_name(a) for a in judged.refutation] if judged.verdict != "best" else []
     return {
         "cell": action_name(action),
@@ -213,9 +226,8 @@ def title(text: str) -> str:
     """ "X to move, draw with best play", "O won", "a draw": the page's title in words."""
     if over(text):
         utility = search.value(text)
-        return "a draw" if utility == 0 else f"{ttt.X if utility == 1 else ttt.O} won"
-    ending = {1: "X wins", 0: "draw", -1: "O wins"}[search.value(text)]
-    return f"{to_move(text)} to move, {ending} with best play"
+        return "a draw" if utility == 0 else f"{winner_of(utility)} won"
+    return f"{to_move(text)} to move, {ending(search.value(text))} with best play"
 
 
 def narrated(step: search.Step, depth: int) -> str:
@@ -224,7 +236,7 @@ def narrated(step: search.Step, depth: int) -> str:
     where = "the position traced" if depth == 0 else f"the position after {last_move(step)}"
     if over(position):
         won = search.value(position)
-        why = "the board is full with no line" if won == 0 else f"{ttt.X if won == 1 else ttt.O} has three in a row"
+        why = "the board is full with no line" if won == 0 else f"{winner_of(won)} has three in a row"
         called = f"minimax is called on {where} (depth {depth})."
         return f"{called} The game is over: {why}, so it returns utility = {SIGNED[won]} at once."
     role, mover = search.role(position), to_move(position)

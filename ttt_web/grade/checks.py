@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..core import tictactoe as ttt
 from ..core.costs import EMPTY_BOARD, board, over, reachable, to_move, utility
+from ..core.position import action_of
 from ..core.search import best_actions, value
 
 TIMEOUT = "ran over the time limit"
@@ -58,10 +59,10 @@ def all_checks() -> Iterator[Check]:
         yield Check("actions", p, None, lambda reply, p=p: actions(p, reply))
     for p in live:
         for n in (n for n, c in enumerate(p) if c == "."):
-            yield Check("result", p, divmod(n, 3), lambda reply, p=p, n=n: result(p, n, reply))
+            yield Check("result", p, action_of(n), lambda reply, p=p, n=n: result(p, n, reply))
         taken = next((n for n, c in enumerate(p) if c != "."), None)
         if taken is not None:
-            yield Check("result", p, divmod(taken, 3), lambda reply, p=p, n=taken: refused(p, divmod(n, 3), reply))
+            yield Check("result", p, action_of(taken), lambda reply, p=p, n=taken: refused(p, action_of(n), reply))
         for action in OFF_BOARD:
             yield Check("result", p, action, lambda reply, p=p, a=action: refused(p, a, reply))
     for p in every:
@@ -107,7 +108,7 @@ def player(p: str, reply: dict) -> Wrong | None:
 
 
 def actions(p: str, reply: dict) -> Wrong | None:
-    expected = {divmod(n, 3) for n, c in enumerate(p) if c == "."}
+    expected = {action_of(n) for n, c in enumerate(p) if c == "."}
     if wrong := failed(reply):
         return wrong
     if reply["type"] not in ("set", "frozenset"):
@@ -133,7 +134,7 @@ def result(p: str, n: int, reply: dict) -> Wrong | None:
     if reply.get("same"):
         return Wrong("a new board", "the board it was given", "result must return a new board")
     if reply["got"] != board(expected):
-        return Wrong(drawn(expected), shown(reply["got"]), f"{mark} is to move, so {mark} goes at {divmod(n, 3)}")
+        return Wrong(drawn(expected), shown(reply["got"]), f"{mark} is to move, so {mark} goes at {action_of(n)}")
     return None
 
 
@@ -198,7 +199,7 @@ def minimax(p: str, reply: dict) -> Wrong | None:
     if action is None:
         why = "a move is an (i, j) tuple of two integers"
         return Wrong(moves_text(keep), shown(got), why, "not an action")
-    if action not in {divmod(n, 3) for n, c in enumerate(p) if c == "."}:
+    if action not in {action_of(n) for n, c in enumerate(p) if c == "."}:
         why = "that cell is off the board" if not all(0 <= n <= 2 for n in action) else "that cell is taken"
         return Wrong(moves_text(keep), shown(got), why, "illegal moves")
     if action not in keep:

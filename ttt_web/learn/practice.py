@@ -10,7 +10,8 @@ import string
 from flask import Blueprint, Response, abort, redirect, render_template, request
 
 from ..core import drill
-from ..core.costs import EMPTY_BOARD, over, reachable
+from ..core.costs import reachable
+from ..core.position import EMPTY_BOARD, action_of, over
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import url_for
 from . import words
@@ -103,7 +104,7 @@ def named(tree: drill.Tree, boards: dict[str, str], maximizing: bool) -> dict[st
 
 
 def played(before: str, after: str) -> tuple[int, int]:
-    return divmod(next(n for n in range(9) if before[n] != after[n]), 3)
+    return action_of(next(n for n in range(9) if before[n] != after[n]))
 
 
 def answers(mode, fields, nodes, values, pruned) -> dict[str, tuple[str, bool]]:

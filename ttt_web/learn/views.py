@@ -9,7 +9,8 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 
 from ..core import limited as core_limited
 from ..core import trace as core_trace
-from ..core.costs import EMPTY_BOARD, over, reachable
+from ..core.costs import reachable
+from ..core.position import EMPTY_BOARD, over
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import url_for
 from . import practice, words

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, render_template, request
 
-from ..core.costs import position_of
-from ..core.game import Game, action_name, format_moves
+from ..core.game import Game, format_moves
 from ..core.judging import Judgement, judge
+from ..core.position import action_name, action_of, position_of
 from ..web.board_view import BoardView, position_view
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import url_for
@@ -28,7 +28,7 @@ def mistake(moves: str, n: int):
         yours = " of yours" if players.against_ai else ""
         abort(404, f"This game has {len(plies)} moves{yours} to retry." if plies else f"Every move{yours} was best.")
     ply = plies[n - 1]
-    before = Game(token="", mode="friend", moves=cells[: ply - 1])
+    before = Game.of_moves(cells[: ply - 1])
     text = position_of(before.board)
 
     def here(**more: str) -> str:
@@ -36,7 +36,7 @@ def mistake(moves: str, n: int):
 
     links = {cell: here(**{"try": str(cell)}) for cell in range(9) if text[cell] == "."}
     tried = _tried(text)
-    graded = judge(before.board, divmod(tried, 3)) if tried is not None else None
+    graded = judge(before.board, action_of(tried)) if tried is not None else None
     solved = graded is not None and graded.verdict == "best"
     answer = request.args.get("show") == "answer"
     view = position_view(text, False, links=None if solved or answer else links, action=f"try {before.to_move} here")

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from flask import Flask, Response, current_app, request, stream_with_context
 from werkzeug.wsgi import ClosingIterator
 
+from ..core.room import Room
 from ..rooms import page as roompage
 from ..store.base import STORE_ERRORS
 from .budget import OverBudget, Slot, StreamBudget
@@ -120,17 +121,25 @@ def _events(room_id: str, key: str | None, seen: str, slot: Slot) -> Iterator[st
                 yield message("gone", {}, "")
                 return
             if str(version) != seen or not sent:
-                title, parts = roompage.parts(room, version, room.player(key))
-                if str(version) != seen:
-                    changed = {part: html for part, html in parts.items() if sent.get(part) != html}
-                    yield message("room", {"title": title, "parts": changed}, str(version))
-                sent, seen = parts, str(version)
+                events, sent = _update(room, version, room.player(key), seen, sent)
+                yield from events
+                seen = str(version)
             follower.version = version
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return
             if not follower.wait(min(heartbeat, remaining)):
                 yield ": still here\n\n"
+
+
+def _update(room: Room, version: int, you: int | None, seen: str, sent: dict[str, str]) -> tuple[list[str], dict]:
+    """The event that brings a page showing version `seen` (whose parts are `sent`) to
+    `version`, none if it shows it already; and the parts it then shows."""
+    title, parts = roompage.parts(room, version, you)
+    if str(version) == seen:
+        return [], parts
+    changed = {part: html for part, html in parts.items() if sent.get(part) != html}
+    return [message("room", {"title": title, "parts": changed}, str(version))], parts
 
 
 def message(event: str, data: dict, event_id: str) -> str:

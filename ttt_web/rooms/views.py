@@ -212,9 +212,9 @@ def to_room(room_id: str):
 def page(room: Room, version: int, message: str | None = None) -> str:
     you = room.player(player.seat_key(room.id))
     remember(room, you)
-    values = roompage.context(room, version, you)
-    refresh = roompage.REFRESH_SECONDS if values["waiting"] and player.auto_refresh_on() else None
-    return render_template("rooms/room.html", **values, refresh=refresh, message=message)
+    shown = roompage.context(room, version, you)
+    refresh = roompage.REFRESH_SECONDS if shown.waiting and player.auto_refresh_on() else None
+    return render_template("rooms/room.html", **shown.values(), refresh=refresh, message=message)
 
 
 def confirm(room: Room, who: int, action: str, question: str, explanation: list[str], yes: str) -> str:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from pathlib import Path
 
 import redis
 from flask import Flask, Request, Response, current_app, request, session
@@ -173,7 +172,6 @@ def init_app(app: Flask) -> None:
     app.session_interface = Sessions(store, every_table[0], app.config["SESSION_ID_LENGTH"], upkeep)
     app.before_request(_refuse_when_store_failed)
     app.after_request(upkeep.schedule)
-    warn_about_file_store(app)
     app.cli.command("tidy-store")(lambda: print(f"removed {store.tidy(every_table)} expired or evicted records"))
 
 
@@ -187,18 +185,6 @@ def redis_pool(app: Flask) -> redis.BlockingConnectionPool:
         socket_timeout=2,
         socket_connect_timeout=2,
     )
-
-
-def warn_about_file_store(app: Flask) -> None:
-    """Games kept by versions before the database (folders of files) are not carried over."""
-    for folder in ("sessions", "rooms"):
-        if (Path(app.instance_path) / folder).is_dir():
-            app.logger.warning(
-                "%s/%s holds %s from the old file store; they are not read any more and the folder can be deleted",
-                app.instance_path,
-                folder,
-                folder,
-            )
 
 
 def tables(app: Flask) -> list[Table]:
