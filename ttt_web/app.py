@@ -94,7 +94,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.cli.add_command(grade.command)
     app.register_blueprint(practice.bp)
     app.register_blueprint(rooms.bp)
-    limits.init_app(app)  # limits the rooms' invitations: after the blueprints
+    limits.init_app(app)
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
     explore.warm(app)  # and what the explorer's first page shows
     return app

@@ -1,13 +1,16 @@
 """Limits per client address (Flask-Limiter): on new sessions, so that one client cannot fill
 the session store, and on new rooms. Players who already have a session are never limited
 otherwise, so a school behind one address keeps playing however many games it starts.
-Retry-After is sent on a 429 only."""
+Retry-After is sent on a 429 only.
+
+One limiter for the process (Flask-Limiter's app-factory pattern), so that a view declares
+its own limit with `@limiter.limit`; each app's `init_app` gives it that app's storage."""
 
 from __future__ import annotations
 
 import time
 
-from flask import Flask, Request, Response, request, session
+from flask import Flask, Request, Response, current_app, request, session
 from flask_limiter import ApplicationLimit, Limiter
 from flask_limiter.util import get_remote_address
 
@@ -19,32 +22,7 @@ MESSAGE = (
     "again: games already under way are not affected."
 )
 ROOM_MESSAGE = "Too many new rooms from your network in a short time. Please wait a minute and try again."
-LIMITED_ALWAYS = ("rooms.invite",)  # endpoints limited per address even for players with a session
 CHANGING_GETS = ("/move",)  # GET routes that change the game; every POST may change it too
-
-
-def init_app(app: Flask) -> None:
-    limit = ApplicationLimit(app.config["NEW_SESSION_LIMIT"], error_message=MESSAGE, deduct_when=creates_session)
-    limiter = Limiter(
-        get_remote_address,
-        app=app,
-        application_limits=[limit],
-        storage_uri=app.config.get("REDIS_URL") or "memory://",
-        storage_options={"socket_timeout": 2, "socket_connect_timeout": 2} if app.config.get("REDIS_URL") else {},
-        key_prefix="ttt:limit",
-        headers_enabled=False,  # Retry-After on a 429 only (below), never on a page or a 503
-        swallow_errors=True,  # a limiter whose store is down lets players through
-    )
-    limiter.request_filter(unlimited)  # checked first: most requests cost no more than this
-    invite = app.view_functions["rooms.invite"]
-    app.view_functions["rooms.invite"] = limiter.limit(app.config["NEW_ROOM_LIMIT"], error_message=ROOM_MESSAGE)(invite)
-
-    @app.errorhandler(429)
-    def too_many(error):
-        response = http_error(error)
-        current = limiter.current_limit
-        response.headers["Retry-After"] = str(max(1, int(current.reset_at - time.time())) if current else 60)
-        return response
 
 
 def changes_session(request: Request) -> bool:
@@ -53,11 +31,9 @@ def changes_session(request: Request) -> bool:
     return request.method not in ("GET", "HEAD") or request.path in CHANGING_GETS
 
 
-def unlimited() -> bool:
-    """True for a request no limit applies to: one with a stored session or that changes
-    none, unless its endpoint is limited for everyone."""
-    if request.endpoint in LIMITED_ALWAYS:
-        return False
+def cannot_create_session() -> bool:
+    """True for a request the new-session limit does not count: one with a stored session,
+    or one that changes none."""
     environ = request.environ
     return STORED in environ or STORE_ERROR in environ or not changes_session(request)
 
@@ -65,3 +41,34 @@ def unlimited() -> bool:
 def creates_session(_response: Response) -> bool:
     """True when this request is about to store a session that did not exist."""
     return bool(session) and session.modified and not session.version
+
+
+limiter = Limiter(
+    get_remote_address,
+    application_limits=[
+        ApplicationLimit(
+            lambda: current_app.config["NEW_SESSION_LIMIT"],
+            error_message=MESSAGE,
+            exempt_when=cannot_create_session,
+            deduct_when=creates_session,
+        )
+    ],
+    key_prefix="ttt:limit",
+    headers_enabled=False,  # Retry-After on a 429 only (below), never on a page or a 503
+    swallow_errors=True,  # a limiter whose store is down lets players through
+)
+
+
+def init_app(app: Flask) -> None:
+    redis_url = app.config.get("REDIS_URL")
+    app.config.setdefault("RATELIMIT_STORAGE_URI", redis_url or "memory://")
+    if redis_url:
+        app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"socket_timeout": 2, "socket_connect_timeout": 2})
+    limiter.init_app(app)
+
+    @app.errorhandler(429)
+    def too_many(error):
+        response = http_error(error)
+        current = limiter.current_limit
+        response.headers["Retry-After"] = str(max(1, int(current.reset_at - time.time())) if current else 60)
+        return response
