@@ -10,6 +10,7 @@ from ttt_web.app import create_app
 from ttt_web.core.game import Game
 from ttt_web.play import views as play_views
 from ttt_web.web import board_view
+from ttt_web.web.limits import limiter
 
 from .page import Page
 
@@ -107,3 +108,18 @@ def test_boards_derived_without_a_replay_are_the_replayed_boards():
         if game.can_undo:
             undone = game.counted().undo()
             assert not undone.scored and undone.board == Game(token="", moves=undone.moves).board
+
+
+def test_the_limiter_resolves_limits_only_for_requests_that_may_change_a_session(client, monkeypatch):
+    """A page (a GET that changes nothing) is let through by the limiter's first check; a
+    move, which may create a session, has its limits resolved and counted."""
+    resolved = []
+    resolve = limiter.limit_manager.resolve_limits
+    monkeypatch.setattr(limiter.limit_manager, "resolve_limits", lambda *a, **k: resolved.append(1) or resolve(*a, **k))
+    link = a_move_link(client)
+    assert resolved == []
+    assert client.get(link).status_code == 303
+    assert resolved
+    resolved.clear()
+    assert client.get("/").status_code == 200
+    assert resolved == []

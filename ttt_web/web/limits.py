@@ -31,11 +31,17 @@ def changes_session(request: Request) -> bool:
     return request.method not in ("GET", "HEAD") or request.path in CHANGING_GETS
 
 
-def cannot_create_session() -> bool:
-    """True for a request the new-session limit does not count: one with a stored session,
-    or one that changes none."""
+def changes_nothing() -> bool:
+    """True for a request no limit applies to (the limiter's first check, so that most
+    requests cost no more than this): one that cannot change its session."""
+    return not changes_session(request)
+
+
+def has_session() -> bool:
+    """True for a request the new-session limit does not count: one with a stored session
+    (or whose store could not be read)."""
     environ = request.environ
-    return STORED in environ or STORE_ERROR in environ or not changes_session(request)
+    return STORED in environ or STORE_ERROR in environ
 
 
 def creates_session(_response: Response) -> bool:
@@ -49,7 +55,7 @@ limiter = Limiter(
         ApplicationLimit(
             lambda: current_app.config["NEW_SESSION_LIMIT"],
             error_message=MESSAGE,
-            exempt_when=cannot_create_session,
+            exempt_when=has_session,
             deduct_when=creates_session,
         )
     ],
@@ -57,6 +63,7 @@ limiter = Limiter(
     headers_enabled=False,  # Retry-After on a 429 only (below), never on a page or a 503
     swallow_errors=True,  # a limiter whose store is down lets players through
 )
+limiter.request_filter(changes_nothing)
 
 
 def init_app(app: Flask) -> None:
