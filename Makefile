@@ -34,6 +34,8 @@ bench: $(VENV)/.test-installed system-packages
 	$(PY) bench/load.py
 	$(PY) bench/slow_clients.py
 	$(PY) bench/streams.py
+	$(PY) bench/new_sessions.py
+	$(PY) bench/seat_race.py
 	$(PY) bench/wrk.py
 
 $(PY):

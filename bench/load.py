@@ -131,7 +131,10 @@ def main() -> None:
         tmp = Path(tmp)
         redis = servers.RedisServer(tmp / "redis", fsync="everysec").start()
         stack.callback(redis.stop)
-        every_player_new = {"TTT_NEW_SESSION_LIMIT": "1000000 per minute"}  # they all share one address
+        every_player_new = {
+            "TTT_NEW_SESSION_LIMIT": "1000000 per minute",
+            "TTT_NEW_SESSION_SITE_LIMIT": "1000000 per minute",
+        }  # they all share one address
         bases = {
             "bare Flask": stack.enter_context(servers.gunicorn({}, app="bench.bare_app:app")),
             "floor": stack.enter_context(servers.gunicorn({}, app="bench.floor_app:app")),

@@ -32,7 +32,11 @@ from tests.test_live import events_path  # noqa: E402
 from tests.test_rooms import Seat  # noqa: E402
 
 # The bench makes its spectators' rooms from one address, faster than people would.
-UNLIMITED = {"TTT_NEW_ROOM_LIMIT": "100000 per minute", "TTT_NEW_SESSION_LIMIT": "100000 per minute"}
+UNLIMITED = {
+    "TTT_NEW_ROOM_LIMIT": "100000 per minute",
+    "TTT_NEW_SESSION_LIMIT": "100000 per minute",
+    "TTT_NEW_SESSION_SITE_LIMIT": "100000 per minute",
+}
 
 
 class Streams:

@@ -118,7 +118,10 @@ def main() -> None:
         script.write_text(MOVE_SCRIPT)
         redis = servers.RedisServer(tmp / "redis", fsync="everysec").start()
         stack.callback(redis.stop)
-        many = {"TTT_NEW_SESSION_LIMIT": "1000000 per minute"}  # every player comes from one address
+        many = {
+            "TTT_NEW_SESSION_LIMIT": "1000000 per minute",
+            "TTT_NEW_SESSION_SITE_LIMIT": "1000000 per minute",
+        }  # every player comes from one address
         bases = {
             "bare Flask": stack.enter_context(servers.gunicorn({}, app="bench.bare_app:app")),
             "Jinja floor": stack.enter_context(servers.gunicorn({}, app="bench.jinja_floor_app:app")),

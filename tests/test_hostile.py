@@ -15,8 +15,13 @@ import redis
 from tests import servers
 from tests.conftest import Player, records, server_like
 from tests.page import Page
+from tests.replay import illegal_games
 from tests.timing import PATIENCE, play_timed, timed, unstalled, yardstick
 from ttt_web.app import create_app
+from ttt_web.core.room import Room, seat_hash
+from ttt_web.store.base import Table
+from ttt_web.store.redis import RedisStore
+from ttt_web.web.moves import NOT_FROM_HERE
 
 
 def store_env(tmp_path, store, request):
@@ -25,7 +30,6 @@ def store_env(tmp_path, store, request):
     return servers.app_env(tmp_path)
 
 
-@pytest.mark.server
 @pytest.mark.parametrize("deployment", ["make run", "production"])
 def test_256_slow_clients_do_not_stall_a_player(tmp_path, request, deployment):
     if deployment == "make run":  # `make run` itself: 2 workers, SQLite
@@ -42,7 +46,6 @@ def test_256_slow_clients_do_not_stall_a_player(tmp_path, request, deployment):
                 assert unstalled(took, quiet), (took, quiet)
 
 
-@pytest.mark.server
 @pytest.mark.parametrize("store", ["sqlite", "redis"])
 def test_unfinished_bodies_hold_nobody_but_themselves(tmp_path, request, store):
     """256 POSTs with made-up cookies whose bodies never finish, and a spectator's resign of a
@@ -75,7 +78,6 @@ def score(page: Page) -> tuple[str, str, str]:
     return element.attrs["data-wins"], element.attrs["data-losses"], element.attrs["data-draws"]
 
 
-@pytest.mark.server
 @pytest.mark.parametrize("store", ["sqlite", "redis"])
 def test_racing_a_new_game_never_loses_the_score_or_the_options(tmp_path, request, store):
     with servers.gunicorn(store_env(tmp_path, store, request), workers=2) as base:
@@ -186,23 +188,94 @@ def test_behind_a_proxy_the_limit_counts_each_forwarded_address(tmp_path):
     assert [newcomer("127.3.0.1"), newcomer("127.3.0.2"), newcomer("127.3.0.1")] == [303, 303, 429]
 
 
+DAY = 86400
+UNLIMITED = {"NEW_SESSION_LIMIT": "100000 per minute", "NEW_SESSION_SITE_LIMIT": "100000 per minute"}
+
+
+def newcomer(app, n: int, **headers):
+    """A first move from a client of its own, on an address of its own (by `n`)."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = f"127.2.{n // 256}.{n % 256}"
+    return client.get(f"/move?n=0&row={n % 3}&col={n // 3 % 3}", headers=headers)
+
+
 @pytest.mark.parametrize("store", ["sqlite", "redis"])
-def test_the_store_keeps_at_most_its_cap_and_evicts_the_games_idle_the_longest(tmp_path, request, store):
-    app = flood_app(tmp_path, request, store, NEW_SESSION_LIMIT="100000 per minute", MAX_SESSIONS=100)
-    idle, active = Player(app.test_client()), Player(app.test_client())
+def test_a_full_store_evicts_only_games_idle_a_day_and_refuses_newcomers_with_a_page(tmp_path, request, store):
+    app = flood_app(tmp_path, request, store, **UNLIMITED, MAX_SESSIONS=100)
+    idle, recent, active = (Player(app.test_client()) for _ in range(3))
     idle.move(1, 1)
+    age_every_session(app, 2 * DAY)
+    kept = recent.move(1, 1).marks
+    age_every_session(app, DAY - 3600)  # played 23 hours ago
     page = active.move(1, 1)
-    age_every_session(app, 3600)  # both an hour idle; the active one plays on
-    for n in range(1000):
-        client = app.test_client()
-        client.environ_base["REMOTE_ADDR"] = f"127.2.{n // 256}.{n % 256}"
-        assert client.get(f"/move?n=0&row={n % 3}&col={n // 3 % 3}").status_code == 303
-        if n % 5 == 0:
+    responses = []
+    for n in range(300):
+        responses.append(newcomer(app, n))
+        if n % 5 == 0:  # a player plays on all along
             active.follow(next(iter(page.links.values())))
             page = active.new_game() if active.page().state == "over" else active.page()
-        assert stored_count(app) <= 100, n
-    assert active.page().marks == page.marks
-    assert idle.page().marks == "." * 9  # evicted: its game made room
+    statuses = [r.status_code for r in responses]
+    assert statuses == [303] * 98 + [503] * 202  # 97 free places, and the place of the game idle two days
+    refused = responses[-1]
+    assert int(refused.headers["Retry-After"]) > 0 and "no room for a new one" in refused.text
+    assert "Set-Cookie" not in refused.headers and stored_count(app) == 100
+    assert recent.page().marks == kept and active.page().marks == page.marks
+    assert idle.page().marks == "." * 9  # evicted: two days idle
+    assert not illegal_games(app)
+
+
+def test_new_sessions_for_the_whole_site_are_limited_and_players_play_on(tmp_path, request):
+    app = flood_app(tmp_path, request, "sqlite", NEW_SESSION_SITE_LIMIT="5 per minute")
+    player = Player(app.test_client())
+    page = player.move(1, 1)
+    responses = [newcomer(app, n) for n in range(10)]
+    assert [r.status_code for r in responses] == [303] * 4 + [429] * 6
+    assert "So many new players" in responses[-1].text and 0 < int(responses[-1].headers["Retry-After"]) <= 60
+    assert stored_count(app) == 5
+    player.follow(next(iter(page.links.values())))  # a player with a game is never limited
+    assert player.page().marks.count(".") == 5
+
+
+def test_an_ipv6_network_counts_as_one_address_for_every_per_address_limit(tmp_path, request):
+    app = flood_app(tmp_path, request, "sqlite", NEW_SESSION_LIMIT="2 per minute", NEW_ROOM_LIMIT="2 per minute")
+
+    def status(address, path="/move?n=0&row=1&col=1"):
+        client = app.test_client()
+        client.environ_base["REMOTE_ADDR"] = address
+        return (client.get(path) if path.startswith("/move") else client.post(path)).status_code
+
+    same_64 = ["2001:db8:1:2::1", "2001:db8:1:2:ffff::9", "2001:db8:1:2:abcd::3"]
+    assert [status(address) for address in same_64] == [303, 303, 429]
+    assert status("2001:db8:1:3::1") == 303  # the next /64: another subscriber
+    assert [status(a) for a in ("127.6.0.1", "::ffff:127.6.0.1", "127.6.0.1")] == [303, 303, 429]
+    rooms = [status(f"2001:db8:5:5::{n}", "/room/new") for n in range(1, 4)]
+    assert rooms == [303, 303, 429]
+
+
+def test_redis_that_may_evict_is_named_at_start_and_its_evictions_leave_the_count_right(tmp_path, redis_server, caplog):
+    client = redis.Redis.from_url(redis_server.url)
+    client.flushdb()
+    table = Table("sessions", 3600)
+    store = RedisStore(client)
+    used = client.info("memory")["used_memory"]
+    try:
+        client.config_set("maxmemory-policy", "volatile-lru")
+        client.config_set("maxmemory", used + 2_000_000)
+        create_app({"SECRET_KEY": "s", "REDIS_URL": redis_server.url})
+        assert "Set maxmemory-policy noeviction" in caplog.text
+        for n in range(4000):
+            store.put(table, f"player-{n}", {"game": "x" * 1000}, 0)
+        assert client.info("stats")["evicted_keys"] > 0
+    finally:
+        client.config_set("maxmemory", 0)
+        client.config_set("maxmemory-policy", "noeviction")
+    real = sum(1 for _ in client.scan_iter("ttt:sessions:*"))
+    assert store.count(table) > real  # the index still names what Redis evicted
+    store.tidy([table])
+    assert store.count(table) == real
+    caplog.clear()
+    create_app({"SECRET_KEY": "s", "REDIS_URL": redis_server.url})
+    assert "noeviction" not in caplog.text
 
 
 def age_every_session(app, seconds: int) -> None:
@@ -262,7 +335,6 @@ def test_head_on_a_move_link_plays_nothing(play, stored):
     assert play.page().marks == page.marks
 
 
-@pytest.mark.server
 def test_idle_keep_alive_connections_from_one_address_cannot_take_every_place(tmp_path):
     """One address holds more idle keep-alive connections than the server has places
     (workers x worker_connections): past its share it is refused, and a player on another
@@ -279,7 +351,6 @@ def test_idle_keep_alive_connections_from_one_address_cannot_take_every_place(tm
                 assert unstalled(took, quiet), (took, quiet)
 
 
-@pytest.mark.server
 def test_gunicorn_leaves_no_control_socket_behind(tmp_path):
     home = tmp_path / "home"
     env = servers.app_env(tmp_path, HOME=str(home), XDG_RUNTIME_DIR="")
@@ -288,7 +359,6 @@ def test_gunicorn_leaves_no_control_socket_behind(tmp_path):
     assert not (home / ".gunicorn").exists()
 
 
-@pytest.mark.server
 def test_a_body_shorter_than_its_content_length_changes_nothing(tmp_path):
     """A POST that announces 1,000 bytes and hangs up after 14 has not said what it meant:
     no new game, no new session."""
@@ -319,3 +389,109 @@ def test_retry_after_is_sent_with_429_and_503_only(tmp_path, request):
     app.test_client().get("/move?n=0&row=1&col=1")
     limited = app.test_client().get("/move?n=0&row=1&col=1")
     assert limited.status_code == 429 and 0 < int(limited.headers["Retry-After"]) <= 60
+
+
+# Moves that another site's page makes a browser send.
+
+IMAGE = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"}
+NAVIGATE = {"Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}
+NOT_OURS = {
+    "another site's image": IMAGE,
+    "another site's link": {"Sec-Fetch-Site": "cross-site", **NAVIGATE},
+    "a sibling subdomain's link": {"Sec-Fetch-Site": "same-site", **NAVIGATE},
+    "another site's frame": {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "iframe"},
+    "an image on our own origin": {**IMAGE, "Sec-Fetch-Site": "same-origin"},
+    "a script's fetch": {"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty"},
+}
+OURS = {
+    "an older browser (no Sec-Fetch-*)": {},
+    "a typed or bookmarked address": {"Sec-Fetch-Site": "none", **NAVIGATE, "Sec-Fetch-User": "?1"},
+    "a link on our page": {"Sec-Fetch-Site": "same-origin", **NAVIGATE, "Sec-Fetch-User": "?1"},
+    "a browser that sends only Sec-Fetch-Site": {"Sec-Fetch-Site": "same-origin"},
+}
+
+
+@pytest.mark.parametrize("headers", NOT_OURS.values(), ids=NOT_OURS.keys())
+def test_a_first_move_that_another_page_sends_is_refused_and_stores_nothing(client, stored, headers):
+    response = client.get("/move?n=0&row=1&col=1", headers=headers)
+    assert response.status_code == 403
+    assert Page(response.text)["message"].text == NOT_FROM_HERE
+    assert "Set-Cookie" not in response.headers and stored() == 0
+
+
+@pytest.mark.parametrize("headers", OURS.values(), ids=OURS.keys())
+def test_a_player_who_follows_their_own_link_plays(client, stored, headers):
+    assert client.get("/move?n=0&row=1&col=1", headers=headers).status_code == 303
+    assert stored() == 1
+    assert Page(client.get("/").text).marks.count(".") in (7, 8)
+
+
+def test_another_sites_images_cannot_spend_an_addresss_new_session_budget(tmp_path, request):
+    app = flood_app(tmp_path, request, "sqlite", NEW_SESSION_LIMIT="60 per minute")
+    statuses = {app.test_client().get(f"/move?n=0&row={n % 3}&col=1", headers=IMAGE).status_code for n in range(120)}
+    assert statuses == {403} and stored_count(app) == 0
+    assert app.test_client().get("/move?n=0&row=1&col=1", headers=OURS["a link on our page"]).status_code == 303
+
+
+# A request that loses its session's race leaves no seat and no room behind.
+
+
+def seats_disagree(app) -> set[tuple[str, str]]:
+    """Seats a room keeps that no session holds the key to, and keys a session holds to no
+    seat: (room, seat hash). Empty when rooms and sessions agree."""
+    held = {(room, seat_hash(key)) for data in records(app).values() for room, key in (data.get("seats") or {}).items()}
+    taken = {(room, seat) for room, data in records(app, "rooms").items() for seat in data["seats"] if seat}
+    return held ^ taken
+
+
+def another_tab(app, client, request_it):
+    """A second client with `client`'s cookie (another tab of the same browser); `request_it(tab)`
+    is sent from it."""
+    name = app.config["SESSION_COOKIE_NAME"]
+    tab = app.test_client()
+    tab.set_cookie(name, client.get_cookie(name).value)
+    return request_it(tab)
+
+
+def test_taking_a_seat_that_loses_the_race_with_a_move_in_another_tab_leaves_no_seat(app, monkeypatch):
+    """The other tab's move is written between the join's read of the session and its write."""
+    room = app.test_client().post("/room/new").headers["Location"]
+    guest = Player(app.test_client())
+    guest.move(1, 1)
+    link = next(iter(guest.page().links.values()))
+    join = Room.join
+
+    def join_while_the_other_tab_moves(self, key, name=""):
+        assert another_tab(app, guest.client, lambda tab: tab.get(link)).status_code == 303
+        return join(self, key, name)
+
+    monkeypatch.setattr(Room, "join", join_while_the_other_tab_moves)
+    assert guest.client.post(f"{room}/join").status_code == 409
+    monkeypatch.setattr(Room, "join", join)
+    assert not seats_disagree(app)
+    assert Page(guest.client.get(room).text)["status"].attrs["data-state"] == "waiting"
+    assert guest.page().marks.count(".") == 5  # the other tab's move, and the AI's answer
+    assert guest.client.post(f"{room}/join").status_code == 303  # tried again, it sits
+    assert not seats_disagree(app) and len(records(app, "rooms")) == 1
+    assert not illegal_games(app)
+
+
+def test_invitations_that_lose_the_race_on_one_cookie_leave_no_room(app, monkeypatch):
+    """Five "Invite a friend" on one cookie, each sent while the one before it is under way:
+    the last one is written first, and the four it overtook change nothing."""
+    host = Player(app.test_client())
+    form = host.move(1, 1).form("invite")
+    depth, statuses = [], []
+    open_room = Room.open.__func__
+
+    def open_while_another_tab_invites(cls, *args, **kwargs):
+        if len(depth) < 4:
+            depth.append(None)
+            statuses.append(another_tab(app, host.client, lambda tab: tab.post("/room/new", data=form)).status_code)
+        return open_room(cls, *args, **kwargs)
+
+    monkeypatch.setattr(Room, "open", classmethod(open_while_another_tab_invites))
+    statuses.append(host.client.post("/room/new", data=form).status_code)
+    assert statuses == [303, 409, 409, 409, 409]
+    assert len(records(app, "rooms")) == 1 and not seats_disagree(app)
+    assert not illegal_games(app)

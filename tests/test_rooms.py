@@ -15,7 +15,7 @@ from tests.conftest import records
 from tests.page import Page
 from ttt_web.core.room import GUEST, HOST, Room, RoomError, new_key
 from ttt_web.rooms import page as roompage
-from ttt_web.rooms import views as rooms
+from ttt_web.web.moves import NOT_FROM_HERE
 
 WIN_FOR_X = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]  # X completes the top row
 
@@ -307,7 +307,7 @@ def test_a_players_link_cannot_move_for_the_other_or_come_from_another_site(app)
     assert token not in guest.page().html and guest.page()["status"].text == "Waiting for Ann to move."
     assert guest.client.get(link).status_code == 403  # the host's link, opened by the guest: not theirs
     response = host.client.get(link, headers={"Sec-Fetch-Site": "cross-site"})
-    assert response.status_code == 403 and Page(response.text)["message"].text == rooms.CROSS_SITE
+    assert response.status_code == 403 and Page(response.text)["message"].text == NOT_FROM_HERE
     assert host.client.get(link, headers={"Sec-Fetch-Site": "same-site"}).status_code == 403
     assert host.page().marks == "." * 9
     assert host.client.get(link, headers={"Sec-Fetch-Site": "same-origin"}).status_code == 303

@@ -14,6 +14,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import grade
 from .core import tictactoe as ttt
 from .explore import views as explore
+from .learn import views as learn_views
 from .play import games
 from .play import views as play
 from .practice import views as practice
@@ -62,7 +63,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         HTTPS=https,
         MAX_CONTENT_LENGTH=16 * 1024,
         MAX_SESSIONS=int(os.environ.get("TTT_MAX_SESSIONS", "100000")),
-        NEW_SESSION_LIMIT=os.environ.get("TTT_NEW_SESSION_LIMIT", "60 per minute; 1000 per day"),
+        NEW_SESSION_LIMIT=os.environ.get("TTT_NEW_SESSION_LIMIT", "60 per minute; 1000 per day"),  # per address
+        NEW_SESSION_SITE_LIMIT=os.environ.get("TTT_NEW_SESSION_SITE_LIMIT", "600 per minute"),  # all addresses
+        KEEP_RECENT_HOURS=float(os.environ.get("TTT_KEEP_RECENT_HOURS", "24")),  # a full store evicts none newer
         PROXY_HOPS=int(os.environ.get("TTT_PROXY_HOPS", "0")),
         ROOM_IDLE_HOURS=float(os.environ.get("TTT_ROOM_IDLE_HOURS", "24")),
         MAX_ROOMS=int(os.environ.get("TTT_MAX_ROOMS", "10000")),
@@ -94,9 +97,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.cli.add_command(grade.command)
     app.register_blueprint(practice.bp)
     app.register_blueprint(rooms.bp)
+    app.register_blueprint(learn_views.bp)
     limits.init_app(app)
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
     explore.warm(app)  # and what the explorer's first page shows
+    learn_views.warm()  # and the empty board's traces
     return app
 
 

@@ -2,8 +2,10 @@
 worker on any host serves them. A change is a function from the room as it is to the room as
 it should be, written by compare-and-set; if another request wrote first, the change is made
 again on the room as it is now (every room action checks the turn, the move number and the
-round, so this is safe). A room nobody sits in any more is deleted; one nobody changes
-expires. Each change wakes the room's live streams (live.Watch)."""
+round, so this is safe). A change that also changes the session (a seat taken or given up)
+writes the rooms and the session together, all or nothing: a request that loses the
+session's race leaves no seat and no room behind. A room nobody sits in any more is deleted;
+one nobody changes expires. Each change wakes the room's live streams (live.Watch)."""
 
 from __future__ import annotations
 
@@ -12,10 +14,12 @@ from collections.abc import Callable
 from flask import Flask, after_this_request, current_app
 
 from ..core.room import Room, RoomError, valid_id
-from ..store.base import Store, Table
+from ..store.base import Store, Table, Write, WriteConflict
 from ..store.live import PollingWatch, PublishingWatch, Watch
 from ..store.redis import RedisStore
-from ..web.sessions import Upkeep, tables
+from ..web.sessions import Upkeep, tables, write_with_session
+
+Change = Callable[[Room | None], Room | None]  # the room as it is, to the room as it should be
 
 ATTEMPTS = 3  # tries of one change before the player is told that the room is busy
 
@@ -36,25 +40,53 @@ class Rooms:
         room = Room.from_data(record.data) if record else None
         return room, record.version if record and room else 0
 
-    def update(self, room_id: str, change: Callable[[Room | None], Room]) -> Room | None:
+    def update(self, room_id: str, change: Change) -> Room | None:
         """Write change(room) in place of the room; return what it is now (None: gone). A
         change that raises (RoomError, NotFound) writes nothing."""
+        return self.change({room_id: change})[room_id]
+
+    def change(self, changes: dict[str, Change], session_data: dict | None = None) -> dict[str, Room | None]:
+        """Make each change to its room and, if `session_data` is given, store the session as
+        that: all in one write or none (a lost race of the session: SessionChanged). A room
+        that someone else changed meanwhile is changed again as it is now. The rooms as they
+        are now (None: gone)."""
         for _ in range(ATTEMPTS):
-            room, version = self.read(room_id)
-            new = change(room)
-            if new == room:
-                return room
-            if new.empty:
-                written = not version or self.store.delete(self.table, room_id, version)
-                new = None
-            else:
-                written = self.store.put(self.table, room_id, new.to_data(), version)
-                if written and not version and self.upkeep.over_cap(self.table):
-                    after_this_request(self.upkeep.run_after)
-            if written:
-                self.watch.changed(room_id)
-                return new
+            if (now := self._try(changes, session_data)) is not None:
+                return now
         raise RoomError("Someone else changed the room at the same moment. Here it is now; please try again.")
+
+    def _try(self, changes: dict[str, Change], session_data: dict | None) -> dict[str, Room | None] | None:
+        """One try of `change`; None if a room moved on between its read and the write."""
+        found = {room_id: self.read(room_id) for room_id in changes}
+        new = {room_id: change(found[room_id][0]) for room_id, change in changes.items()}
+        writes = [self._write(room_id, *found[room_id], new[room_id]) for room_id in changes]
+        writes = [write for write in writes if write is not None]
+        try:
+            self._commit(writes, session_data)
+        except WriteConflict:
+            return None
+        self._written(writes)
+        return {room_id: None if room is None or room.empty else room for room_id, room in new.items()}
+
+    def _commit(self, writes: list[Write], session_data: dict | None) -> None:
+        if session_data is not None:
+            write_with_session(writes, session_data)
+        elif writes:
+            self.store.write_all(writes)
+
+    def _write(self, room_id: str, room: Room | None, version: int, new: Room | None) -> Write | None:
+        """The write that puts `new` in place of `room` (at `version`); None if nothing changes."""
+        if new == room:
+            return None
+        return Write(self.table, room_id, None if new is None or new.empty else new.to_data(), version)
+
+    def _written(self, writes: list[Write]) -> None:
+        """Wake the changed rooms' streams; tidy after the response if a new room took the
+        table over its cap."""
+        for write in writes:
+            self.watch.changed(write.key)
+        if any(not write.version and write.data for write in writes) and self.upkeep.over_cap(self.table):
+            after_this_request(self.upkeep.run_after)
 
 
 def init_app(app: Flask) -> None:

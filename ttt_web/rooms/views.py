@@ -21,12 +21,11 @@ from ..web.errors import http_error
 from ..web.limits import ROOM_MESSAGE, limiter
 from ..web.moves import requested_move
 from ..web.urls import public_base, url_for
-from .store import rooms
+from .store import Change, rooms
 
 bp = Blueprint("rooms", __name__, url_prefix="/room")
 
 CLOSED = "This room has closed: rooms close when both players have left, or after a day with no move."
-CROSS_SITE = "A move in a room can only be made from the room's own page."
 
 
 @bp.errorhandler(RoomError)
@@ -51,8 +50,7 @@ def invite():
         )
     except RoomError as exc:
         raise BadRequest(str(exc)) from exc
-    rooms().update(room.id, lambda _: room)
-    leave_rooms(player.take_seat(room.id, key))
+    sit(room.id, key, lambda _: room)
     return to_room(room.id)
 
 
@@ -73,17 +71,14 @@ def events(room_id: str):
 def join(room_id: str):
     key = player.seat_key(room_id) or new_key()
     name = clean_name(request.form.get("name", ""))
-    rooms().update(room_id, lambda room: existing(room).join(key, name))
-    leave_rooms(player.take_seat(room_id, key))
+    sit(room_id, key, lambda room: existing(room).join(key, name))
     return to_room(room_id)
 
 
 @bp.get("/<room_id>/move")
 def move(room_id: str):
     """A move is a link (a GET, so that the board works without JavaScript); one that another
-    site's page made the browser follow is refused, whatever it carries."""
-    if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
-        raise RoomError(CROSS_SITE, 403)
+    site's page made the browser follow is refused (requested_move), whatever it carries."""
     number, cell = requested_move(RoomError)
     token = request.args.get("game", "")
     return act(room_id, lambda room, who: room.play(who, cell, number, token))
@@ -137,8 +132,7 @@ def confirm_leave(room_id: str):
 def leave(room_id: str):
     key = player.seat_key(room_id)
     if key is not None:
-        leave_rooms({room_id: key})
-        player.drop_seat(room_id)
+        rooms().change({room_id: leaving(key)}, player.without_seat(room_id))
     return redirect(url_for("play.index"), 303)
 
 
@@ -163,10 +157,17 @@ def act(room_id: str, action: Callable[[Room, int | None], Room]):
     return to_room(room_id)
 
 
-def leave_rooms(seats: dict[str, str]) -> None:
-    """Give up the seats a session left (or dropped to sit elsewhere)."""
-    for room_id, key in seats.items():
-        rooms().update(room_id, lambda room, key=key: room.leave(room.player(key)) if seated(room, key) else room)
+def sit(room_id: str, key: str, change: Change) -> None:
+    """Change the room so that the seat of `key` is in it, and keep the key in the session,
+    giving up its oldest seat past player.MAX_SEATS: the rooms and the session are written
+    together or not at all."""
+    data, dropped = player.with_seat(room_id, key)
+    rooms().change({room_id: change, **{other: leaving(k) for other, k in dropped.items()}}, data)
+
+
+def leaving(key: str) -> Change:
+    """The change that gives up the seat of `key` (none if it has no seat there)."""
+    return lambda room: room.leave(room.player(key)) if seated(room, key) else room
 
 
 def seated(room: Room | None, key: str) -> bool:

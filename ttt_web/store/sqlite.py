@@ -1,7 +1,8 @@
 """The embedded store: one SQLite database in WAL mode, shared by every worker on the host.
 
 Each statement is its own transaction (autocommit), so a write holds SQLite's lock for the
-time of one small statement, and readers never wait for writers. A process keeps one
+time of one small statement, and readers never wait for writers. A write of several records
+(write_all: a room and a session) is one transaction of a few statements, all or nothing. A process keeps one
 connection; under gevent a statement never yields, so greenlets take turns on it whole.
 
 A statement that finds another process writing is tried again after a cooperative sleep
@@ -21,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from .base import Record, Table, to_evict
+from .base import Record, Table, Write, WriteConflict, to_evict
 
 BUSY_WAIT = 1.0  # seconds a statement waits for another process's write before it fails
 PAUSE = 0.0005  # between two tries: a cooperative sleep, so gevent serves others meanwhile
@@ -100,17 +101,34 @@ class SQLiteStore:
         return Record(data, rows[0][1]) if isinstance(data, dict) else None
 
     def put(self, table: Table, key: str, data: dict, version: int) -> int | None:
-        now = time.time()
-        text, expires = json.dumps(data, separators=(",", ":")), now + table.lifetime
-        if version:
-            sql = f"UPDATE {table.name} SET version = version + 1, data = ?, expires = ? WHERE id = ? AND version = ?"
-            rows = self._run(f"{sql} RETURNING version", (text, expires, key, version))
-        else:  # a new record; an expired one that nobody tidied yet counts as absent
-            sql = f"""INSERT INTO {table.name} (id, version, data, expires) VALUES (?, 1, ?, ?)
-                ON CONFLICT (id) DO UPDATE SET version = version + 1, data = excluded.data,
-                expires = excluded.expires WHERE {table.name}.expires <= ?"""
-            rows = self._run(f"{sql} RETURNING version", (key, text, expires, now))
+        rows = self._run(*_put(table, key, data, version))
         return rows[0][0] if rows else None
+
+    def write_all(self, writes: list[Write]) -> list[int]:
+        return self._transaction(lambda db: [_apply(db, write) for write in writes])
+
+    def _transaction(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        """body(connection) in one transaction, committed if it returns, rolled back if it
+        raises. It holds the write lock from its start (BEGIN IMMEDIATE), so it never fails
+        half-way for another process's write; waiting for that lock is as in `_execute`."""
+        deadline = time.monotonic() + BUSY_WAIT
+        while True:
+            with self._lock:
+                db = self._db()
+                try:
+                    db.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as exc:
+                    if exc.sqlite_errorcode & 0xFF not in BUSY or time.monotonic() > deadline:
+                        raise
+                else:
+                    try:
+                        result = body(db)
+                    except BaseException:
+                        db.execute("ROLLBACK")
+                        raise
+                    db.execute("COMMIT")
+                    return result
+            time.sleep(PAUSE)
 
     def delete(self, table: Table, key: str, version: int | None = None) -> bool:
         if version is None:
@@ -130,8 +148,11 @@ class SQLiteStore:
         for table in tables:
             expired = f"DELETE FROM {table.name} WHERE id IN (SELECT id FROM {table.name} WHERE expires <= ? LIMIT ?)"
             removed += self._in_batches(expired, (time.time(),))
-            oldest = f"DELETE FROM {table.name} WHERE id IN (SELECT id FROM {table.name} ORDER BY expires LIMIT ?)"
-            removed += self._in_batches(oldest, (), most=to_evict(table, self.count(table)))
+            oldest = f"SELECT id FROM {table.name} WHERE expires <= ? ORDER BY expires LIMIT ?"
+            until = (table.evictable_until(time.time()),)
+            removed += self._in_batches(
+                f"DELETE FROM {table.name} WHERE id IN ({oldest})", until, most=to_evict(table, self.count(table))
+            )
         return removed
 
     def _in_batches(self, sql: str, parameters: tuple, most: float = math.inf) -> int:
@@ -142,3 +163,36 @@ class SQLiteStore:
             removed += gone
             time.sleep(0)  # under gevent: the worker's other clients go first
         return removed
+
+
+def _put(table: Table, key: str, data: dict, version: int) -> tuple[str, tuple]:
+    """The statement that writes `data` if the record is at `version`, returning its new version."""
+    now = time.time()
+    text, expires = json.dumps(data, separators=(",", ":")), now + table.lifetime
+    if version:
+        sql = f"UPDATE {table.name} SET version = version + 1, data = ?, expires = ? WHERE id = ? AND version = ?"
+        return f"{sql} RETURNING version", (text, expires, key, version)
+    # a new record; an expired one that nobody tidied yet counts as absent
+    sql = f"""INSERT INTO {table.name} (id, version, data, expires) VALUES (?, 1, ?, ?)
+        ON CONFLICT (id) DO UPDATE SET version = version + 1, data = excluded.data,
+        expires = excluded.expires WHERE {table.name}.expires <= ?"""
+    return f"{sql} RETURNING version", (key, text, expires, now)
+
+
+def _apply(db: sqlite3.Connection, write: Write) -> int:
+    """Make one write of a transaction; its new version (0: deleted). WriteConflict if the
+    record is not at the version the write names."""
+    if write.data is not None:
+        rows = db.execute(*_put(write.table, write.key, write.data, write.version)).fetchall()
+        if not rows:
+            raise WriteConflict(write)
+        return rows[0][0]
+    if write.version:
+        sql = f"DELETE FROM {write.table.name} WHERE id = ? AND version = ?"
+        if not db.execute(sql, (write.key, write.version)).rowcount:
+            raise WriteConflict(write)
+    else:  # absent when read: still absent
+        there = f"SELECT 1 FROM {write.table.name} WHERE id = ? AND expires > ?"
+        if db.execute(there, (write.key, time.time())).fetchall():
+            raise WriteConflict(write)
+    return 0

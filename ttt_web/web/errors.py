@@ -17,6 +17,16 @@ class StoreUnavailable(ServiceUnavailable):
         super().__init__(retry_after=RETRY_SECONDS)
 
 
+class StoreFull(ServiceUnavailable):
+    description = (
+        "So many games were played here today that there is no room for a new one right now. "
+        "Please try again in a minute: games already under way are not affected."
+    )
+
+    def __init__(self) -> None:
+        super().__init__(retry_after=60)
+
+
 class SessionChanged(Conflict):
     description = (
         "Your game changed in another tab or click at the same moment, so this request was not "

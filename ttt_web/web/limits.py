@@ -1,13 +1,18 @@
 """Limits per client address (Flask-Limiter): on new sessions, so that one client cannot fill
-the session store, and on new rooms. Players who already have a session are never limited
+the session store, and on new rooms; and a limit on new sessions for the whole site, so that
+many addresses together cannot either. Players who already have a session are never limited
 otherwise, so a school behind one address keeps playing however many games it starts.
-Retry-After is sent on a 429 only.
+Retry-After is sent on a 429 only. An IPv6 client counts by its /64 network (client_network):
+one subscriber gets a whole /64, so counting its addresses one by one would count nothing.
 
 One limiter for the process (Flask-Limiter's app-factory pattern), so that a view declares
-its own limit with `@limiter.limit`; each app's `init_app` gives it that app's storage."""
+its own limit with `@limiter.limit`; each app's `init_app` gives it that app's storage. A
+request that cannot change its session (a page) is let through by the first check, before
+any limit is resolved."""
 
 from __future__ import annotations
 
+import ipaddress
 import time
 
 from flask import Flask, Request, Response, current_app, request, session
@@ -21,8 +26,27 @@ MESSAGE = (
     "Too many new players from your network in a short time. Please wait a minute and try "
     "again: games already under way are not affected."
 )
+SITE_MESSAGE = (
+    "So many new players are arriving right now that we cannot start a game for you. Please try "
+    "again in a minute: games already under way are not affected."
+)
 ROOM_MESSAGE = "Too many new rooms from your network in a short time. Please wait a minute and try again."
 CHANGING_GETS = ("/move",)  # GET routes that change the game; every POST may change it too
+
+
+def client_network() -> str:
+    """Who a per-address limit counts: the client's IPv4 address (an IPv4 address written as
+    IPv6 too), or the /64 network of its IPv6 address. Every per-address bound uses this."""
+    address = get_remote_address()
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False))
 
 
 def changes_session(request: Request) -> bool:
@@ -32,13 +56,12 @@ def changes_session(request: Request) -> bool:
 
 
 def changes_nothing() -> bool:
-    """True for a request no limit applies to (the limiter's first check, so that most
-    requests cost no more than this): one that cannot change its session."""
+    """True for a request no limit applies to: one that cannot change its session."""
     return not changes_session(request)
 
 
 def has_session() -> bool:
-    """True for a request the new-session limit does not count: one with a stored session
+    """True for a request the new-session limits do not count: one with a stored session
     (or whose store could not be read)."""
     environ = request.environ
     return STORED in environ or STORE_ERROR in environ
@@ -46,18 +69,25 @@ def has_session() -> bool:
 
 def creates_session(_response: Response) -> bool:
     """True when this request is about to store a session that did not exist."""
-    return bool(session) and session.modified and not session.version
+    return bool(session) and not session.read_version and (session.modified or session.written)
 
 
 limiter = Limiter(
-    get_remote_address,
+    client_network,
     application_limits=[
         ApplicationLimit(
             lambda: current_app.config["NEW_SESSION_LIMIT"],
             error_message=MESSAGE,
             exempt_when=has_session,
             deduct_when=creates_session,
-        )
+        ),
+        ApplicationLimit(
+            lambda: current_app.config["NEW_SESSION_SITE_LIMIT"],
+            key_function=lambda: "whole-site",
+            error_message=SITE_MESSAGE,
+            exempt_when=has_session,
+            deduct_when=creates_session,
+        ),
     ],
     key_prefix="ttt:limit",
     headers_enabled=False,  # Retry-After on a 429 only (below), never on a page or a 503

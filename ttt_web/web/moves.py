@@ -7,16 +7,17 @@ from collections.abc import Callable
 from flask import request
 from werkzeug.exceptions import MethodNotAllowed
 
+from .security import own_navigation
+
+NOT_FROM_HERE = "A move can only be made by following its link on the game's own page. Nothing has changed."
 PREFETCH_HEADERS = {"Sec-Purpose": "prefetch", "Purpose": "prefetch", "X-Moz": "prefetch", "X-Purpose": "preview"}
 
 
 def requested_move(refuse: Callable[[str, int], Exception]) -> tuple[int, int]:
     """The move number and the cell (0-8) that a move link names. A link checker's HEAD, a
-    prefetch or a malformed link must not play: `refuse(message, status)` is raised."""
-    if request.method == "HEAD":
-        raise MethodNotAllowed(["GET"], "A move is played by following its link.")
-    if any(request.headers.get(h, "").lower().startswith(v) for h, v in PREFETCH_HEADERS.items()):
-        raise refuse("Moves are not prefetched.", 403)
+    prefetch, a request that another site's page made (an image, a frame, a link) or a
+    malformed link must not play: `refuse(message, status)` is raised."""
+    refuse_unless_followed(refuse)
     values = [request.args.get(name, "") for name in ("n", "row", "col")]
     if not all(value.isascii() and value.isdigit() and len(value) <= 3 for value in values):
         raise refuse("That move link is not valid.", 400)
@@ -24,3 +25,14 @@ def requested_move(refuse: Callable[[str, int], Exception]) -> tuple[int, int]:
     if not (0 <= row <= 2 and 0 <= col <= 2):
         raise refuse("There is no such cell on the board.", 400)
     return number, 3 * row + col
+
+
+def refuse_unless_followed(refuse: Callable[[str, int], Exception]) -> None:
+    """Refuse a move link that the player did not follow: a HEAD, a prefetch, or a request
+    that another site's page (or a script, an image, a frame) made."""
+    if request.method == "HEAD":
+        raise MethodNotAllowed(["GET"], "A move is played by following its link.")
+    if any(request.headers.get(h, "").lower().startswith(v) for h, v in PREFETCH_HEADERS.items()):
+        raise refuse("Moves are not prefetched.", 403)
+    if not own_navigation():
+        raise refuse(NOT_FROM_HERE, 403)

@@ -230,17 +230,24 @@ def seat_key(room_id: str) -> str | None:
     return key if isinstance(key, str) else None
 
 
-def take_seat(room_id: str, key: str) -> dict[str, str]:
-    """Keep the key to a seat; return the seats (room: key) given up to make room."""
-    seats = {k: v for k, v in (session.get("seats") or {}).items() if k != room_id}
+def with_seat(room_id: str, key: str) -> tuple[dict, dict[str, str]]:
+    """The session's data with the key to a seat in the room kept, and the seats (room: key)
+    it gives up to make room. The session itself is unchanged: the caller stores the data
+    with the rooms (sessions.write_with_session)."""
+    seats = {k: v for k, v in _seats().items() if k != room_id}
     dropped = dict(list(seats.items())[: max(0, len(seats) - MAX_SEATS + 1)])
-    seats = {k: v for k, v in seats.items() if k not in dropped}
-    seats[room_id] = key
-    session["seats"] = seats
-    return dropped
+    kept = {k: v for k, v in seats.items() if k not in dropped}
+    return {**session, "seats": {**kept, room_id: key}}, dropped
 
 
-def drop_seat(room_id: str) -> None:
-    seats = session.get("seats") or {}
-    if room_id in seats:
-        session["seats"] = {k: v for k, v in seats.items() if k != room_id}
+def without_seat(room_id: str) -> dict:
+    """The session's data with its seat in the room given up (unchanged if it had none)."""
+    seats = _seats()
+    if room_id not in seats:
+        return dict(session)
+    return {**session, "seats": {k: v for k, v in seats.items() if k != room_id}}
+
+
+def _seats() -> dict[str, str]:
+    seats = session.get("seats")
+    return {k: v for k, v in seats.items() if isinstance(v, str)} if isinstance(seats, dict) else {}

@@ -29,6 +29,7 @@ HEADERS = {
 }
 HTTPS_HEADERS = {**HEADERS, "Strict-Transport-Security": "max-age=31536000"}
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+OWN_SITE = ("same-origin", "none")  # Sec-Fetch-Site of our own pages, and of an address typed or bookmarked
 
 
 def init_app(app: Flask) -> None:
@@ -41,12 +42,26 @@ def refuse_cross_site_writes() -> None:
     """403 for a POST that another site's page sent (by Sec-Fetch-Site, else by Origin)."""
     if request.method in SAFE_METHODS:
         return
-    site = request.headers.get("Sec-Fetch-Site")
-    if site is not None and site not in ("same-origin", "none"):
+    if from_another_site():
         abort(403)
     origin = request.headers.get("Origin")
     if origin is not None and urlsplit(origin).netloc != request.host:
         abort(403)
+
+
+def from_another_site() -> bool:
+    """Whether the browser says that another site (another origin, even a sibling subdomain)
+    made this request. A browser that sends no Sec-Fetch-Site is taken at its word."""
+    site = request.headers.get("Sec-Fetch-Site")
+    return site is not None and site not in OWN_SITE
+
+
+def own_navigation() -> bool:
+    """Whether this is the player's browser following a link of ours in its own window, or an
+    address typed or bookmarked: not another site's page, and not an image, a frame or a
+    script's fetch. Headers an older browser does not send are not held against it."""
+    mode, dest = request.headers.get("Sec-Fetch-Mode"), request.headers.get("Sec-Fetch-Dest")
+    return not from_another_site() and mode in (None, "navigate") and dest in (None, "document")
 
 
 def refuse_truncated_bodies() -> None:

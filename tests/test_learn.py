@@ -1,0 +1,217 @@
+"""The students' pages: what they state, checked against independent implementations
+(tests/tracer.py, tests/depthlimit.py, tests/judge.py)."""
+
+import random
+import re
+import time
+
+import pytest
+
+from tests import depthlimit, tracer
+from tests.judge import alphabeta as judge_alphabeta
+from tests.judge import children, is_over, reachable, to_move
+from tests.judge import minimax as judge_minimax
+from tests.page import Page
+from ttt_web.core import drill as core_drill
+from ttt_web.core import limited as core_limited
+from ttt_web.core import trace as core_trace
+
+pytestmark = pytest.mark.unit
+EMPTY = "." * 9
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def page(client, url: str, status: int = 200) -> Page:
+    response = client.get(url)
+    assert response.status_code == status, response.text
+    return Page(response.text)
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_the_students_page_leads_to_the_tools(client):
+    shown = page(client, "/learn/")
+    assert "python3 -m ttt_web.grade path/to/tictactoe.py" in shown["grade-command"].text
+    for name in ("player", "actions", "result", "winner", "terminal", "utility", "minimax"):
+        assert f"{name}(" in shown["functions"].text
+    links = [a.attrs["href"] for a in shown["tools"].iter("a")]
+    for link in links:
+        assert client.get(link).status_code in (200, 303), link
+    nav = [a for a in shown.root.iter("a") if a.attrs.get("aria-current") == "page"]
+    assert [a.text for a in nav] == ["For students"]
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("pruning", [False, True], ids=["plain", "alphabeta"])
+def test_the_trace_page_marks_the_line_and_the_stack_of_the_independent_tracer(client, pruning):
+    position, kind = "XO..X.O..", "alphabeta" if pruning else "trace"
+    expected = list(tracer.trace(position, pruning))
+    for number in (1, 2, 3, 4, 10, 57, len(expected) // 2, len(expected)):
+        event, line, stack, _ = expected[number - 1]
+        shown = page(client, f"/learn/{kind}/{position}?step={number}")
+        trace = shown["trace"]
+        assert (trace.attrs["data-event"], trace.attrs["data-line"]) == (event, str(line))
+        assert shown["code"].by_id(f"line-{line}").attrs.get("aria-current") == "step"
+        rows = list(shown["stack"].iter("tr"))[1:]
+        assert [(r.attrs["data-function"], r.attrs["data-line"]) for r in rows] == [(f[0], str(f[5])) for f in stack]
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_the_trace_links_jump_where_they_say(client):
+    position = "X...O...."
+    expected = list(tracer.trace(position, False))
+    shown = page(client, f"/learn/trace/{position}?step=3")  # line 6: the first call
+    over = shown["step-over"].attrs["href"]
+    after = int(re.search(r"step=(\d+)", over).group(1))
+    assert expected[after - 1][0] == "back" and len(expected[after - 1][2]) == 1  # back in the first call
+    response = client.get(f"/learn/trace/{position}?call=2")
+    assert response.status_code == 303
+    number = int(re.search(r"step=(\d+)", response.headers["Location"]).group(1))
+    assert expected[number - 1][0] == "test" and expected[number - 1][2][-1][4] == 2
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_the_trace_refuses_with_a_message(client):
+    assert "9 characters" in page(client, "/learn/trace/XXX", 400).html
+    assert "No game of tic-tac-toe" in page(client, "/learn/trace/XXXXXXXXX", 404).html
+    assert "steps 1 to 2,494,560" in page(client, f"/learn/trace/{EMPTY}?step=2494561", 404).html.replace(
+        "2494560", "2,494,560"
+    )
+    assert "whole numbers" in page(client, f"/learn/trace/{EMPTY}?step=-1", 400).html
+    assert "calls 1 to" in page(client, f"/learn/trace/{EMPTY}?call=0", 404).html
+
+
+def test_a_step_deep_in_the_empty_board_costs_what_an_early_one_does():
+    core_trace.total(EMPTY, False)  # counted once for all, at start-up
+    rounds = 300
+
+    def timed(number: int) -> float:
+        start = time.perf_counter()
+        for _ in range(rounds):
+            core_trace.step(EMPTY, number, False)
+        return time.perf_counter() - start
+
+    early = min(timed(core_trace.step_of_call(EMPTY, 8, False)) for _ in range(5))  # the first call 7 deep
+    late = min(timed(core_trace.step_of_call(EMPTY, 549_946, False)) for _ in range(5))  # the last call
+    assert core_trace.step(EMPTY, core_trace.step_of_call(EMPTY, 8, False), False).top.depth == 7
+    assert late < 10 * early  # each level scans at most 9 siblings: O(depth x branching), not O(k)
+
+
+@pytest.mark.parametrize("evaluation", list(core_limited.EVALUATIONS))
+def test_depth_limited_values_and_nodes_against_an_independent_search(evaluation):
+    rng = random.Random(5)
+    live = sorted(p for p in reachable() if not is_over(p))
+    for position in rng.sample(live, 60):
+        for depth in (0, 1, 2, 3):
+            assert core_limited.limited(position, depth, evaluation) == depthlimit.limited(position, depth, evaluation)
+    assert core_limited.limited(EMPTY, 9, evaluation) == (0, 549_946)
+
+
+def test_the_limited_choice_and_the_exact_best():
+    found = core_limited.compare("X...O....", 1, "zero")
+    assert found.chosen == (0, 1)  # every estimate is 0: the first action
+    for move in found.moves:
+        assert move.exact == judge_minimax(move.child)
+        assert (move.estimate, move.nodes) == depthlimit.limited(move.child, 0, "zero")
+    best = max(judge_minimax(m.child) for m in found.moves)
+    assert set(found.exact_best) == {m.action for m in found.moves if judge_minimax(m.child) == best}
+    chosen = next(m for m in found.moves if m.action == found.chosen)
+    assert found.wrong == (judge_minimax(chosen.child) < best)
+    assert found.nodes == depthlimit.limited("X...O....", 1, "zero")[1]
+    wrong = core_limited.compare("XO.......", 1, "zero")  # sees no win within 1 move: the first action
+    assert wrong.chosen == (0, 2) and wrong.wrong
+    assert judge_minimax("XOX......") < judge_minimax("XO.......") == 1
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_the_limited_page_states_the_values_of_the_independent_search(client):
+    shown = page(client, "/learn/limited/X...O....?depth=2&evaluation=weighted")
+    for row in shown["limited-moves"].iter("tr"):
+        if "data-action" not in row.attrs:
+            continue
+        i, j = map(int, row.attrs["data-action"].split(","))
+        child = "X...O...."[: 3 * i + j] + "X" + "X...O...."[3 * i + j + 1 :]  # X is to move
+        assert int(row.attrs["data-estimate"]) == depthlimit.limited(child, 1, "weighted")[0]
+        assert int(row.attrs["data-exact"]) == judge_minimax(child)
+    assert "9 characters" in page(client, "/learn/limited/X?depth=2", 400).html
+    listed = [a.attrs["href"] for a in shown["mistake-list"].iter("a")]
+    for href in listed:  # each position listed goes wrong, by the independent search and judge
+        position = href.split("/")[3].split("?")[0]
+        kids, pick = children(position), max if to_move(position) == "X" else min
+        estimates = {n: depthlimit.limited(child, 1, "weighted")[0] for n, child in kids.items()}
+        chosen = pick(estimates, key=estimates.get)
+        assert judge_minimax(kids[chosen]) != pick(judge_minimax(child) for child in kids.values())
+    assert len(listed) == 6
+    assert "depth limit" in page(client, "/learn/limited/X...O....?depth=10", 400).html
+
+
+def test_practice_trees_against_an_independent_alphabeta():
+    rng = random.Random(11)
+    for _ in range(300):
+        tree = core_drill.random_tree(rng)
+        assert core_drill.parse(core_drill.text(tree)) == tree
+        for maximizing in (True, False):
+            seen = set()
+            value = depthlimit.tree_alphabeta(tree, maximizing, seen=seen)
+            assert core_drill.values(tree, maximizing)[""] == value == depthlimit.tree_values(tree, maximizing)
+            _, pruned = core_drill.alphabeta(tree, maximizing)
+            assert pruned == set(core_drill.paths(tree)) - seen
+
+
+def test_trees_from_positions_prune_what_the_judge_prunes():
+    for position in core_drill.small_positions()[::25]:
+        tree, boards = core_drill.position_tree(position)
+        maximizing = core_drill.maximizing_at(position)
+        assert core_drill.values(tree, maximizing)[""] == judge_minimax(position)
+        visited, pruned_positions = [], []
+        judge_alphabeta(position, -2, 2, visited, pruned_positions)
+        _, pruned = core_drill.alphabeta(tree, maximizing)
+        topmost = [boards[p] for p in core_drill.paths(tree) if p in pruned and p[:-1] not in pruned]
+        assert topmost == pruned_positions
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_backing_up_is_graded_and_a_wrong_node_shows_its_children(client):
+    tree = "((3,12,8),(2,4,6),(14,5,2))"
+    answers = {"v-root": "3", "v-0": "3", "v-1": "2", "v-2": "14"}
+    shown = Page(client.post("/learn/practice/backup", data={"tree": tree, **answers}).text)
+    assert shown["drill-score"].attrs["data-right"] == "3"
+    assert [li.attrs["data-path"] for li in shown["why"].iter("li")] == ["2"]
+    assert "MIN(14, 5, 2) = 2" in shown["why"].text
+    right = {**answers, "v-2": "2"}
+    shown = Page(client.post("/learn/practice/backup", data={"tree": tree, **right}).text)
+    assert shown["drill-score"].attrs["data-right"] == "4"
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_pruning_is_graded_against_the_independent_alphabeta(client):
+    tree = "((3,12,8),(2,4,6),(14,5,2))"
+    seen = set()
+    depthlimit.tree_alphabeta(core_drill.parse(tree), True, seen=seen)
+    never = {p for p in core_drill.paths(core_drill.parse(tree)) if p not in seen}
+    assert never == {"11", "12"}  # the textbook's figure: C's last two leaves
+    ticked = {f"cut-{p}": "on" for p in never}
+    shown = Page(client.post("/learn/practice/prune", data={"tree": tree, **ticked}).text)
+    assert shown["drill-score"].attrs["data-right"] == shown["drill-score"].attrs["data-asked"] == "12"
+    shown = Page(client.post("/learn/practice/prune", data={"tree": tree, "cut-11": "on"}).text)
+    assert shown["drill-score"].attrs["data-right"] == "11"
+    assert "2 ≤ α = 3" in shown["why"].text
+    framed = [li.attrs["data-path"] for li in shown["tree"].iter("li") if "decides" in li.attrs["class"]]
+    assert framed == ["1"]  # C, whose window and first leaf cut the branch off
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_practice_refuses_with_a_message(client):
+    assert "brackets" in page(client, "/learn/practice/backup?tree=((1,2)", 400).html
+    assert "at most 4 empty" in page(client, f"/learn/practice/prune?position={EMPTY}", 400).html
+    assert client.get("/learn/practice/other").status_code == 404
+    assert client.get("/learn/practice/backup").status_code == 303
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_the_explorer_trace_links_to_the_pseudocode(client):
+    shown = page(client, "/explore/XOXOX..../trace/1")
+    assert shown["to-pseudocode"].attrs["href"] == "/learn/trace/XOXOX...."

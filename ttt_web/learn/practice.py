@@ -1,0 +1,146 @@
+"""Practise the algorithm: back up values through a small MAX/MIN tree node by node, or tick
+the branches alpha-beta prunes; graded at once, with the part of the tree that decides each
+wrong answer. Trees from real positions or abstract ones; plain forms, no session."""
+
+from __future__ import annotations
+
+import random
+import string
+
+from flask import Blueprint, Response, abort, redirect, render_template, request
+
+from ..core import drill
+from ..core.costs import EMPTY_BOARD, over, reachable
+from ..web.caching import PUBLIC_FOR_A_DAY
+from ..web.urls import url_for
+from . import words
+
+bp = Blueprint("drill", __name__, url_prefix="/practice")
+rng = random.SystemRandom()
+MODES = ("backup", "prune")
+
+
+@bp.get("/<mode>")
+def ask(mode: str):
+    checked_mode(mode)
+    if "tree" not in request.args and "position" not in request.args:
+        if request.args.get("kind") == "abstract":
+            return redirect(url_for("learn.drill.ask", mode=mode, tree=drill.text(drill.random_tree(rng))), 303)
+        return redirect(url_for("learn.drill.ask", mode=mode, position=rng.choice(drill.small_positions())), 303)
+    return page(mode, request.args)
+
+
+@bp.post("/<mode>")
+def grade(mode: str):
+    checked_mode(mode)
+    return page(mode, request.form, graded=True)
+
+
+def checked_mode(mode: str) -> None:
+    if mode not in MODES:
+        abort(404, "The exercises are backup (values) and prune (alpha-beta).")
+
+
+def page(mode: str, fields, graded: bool = False) -> Response:
+    tree, boards, maximizing = exercise(fields)
+    nodes = named(tree, boards, maximizing)
+    values = drill.values(tree, maximizing)
+    visits, pruned = drill.alphabeta(tree, maximizing)
+    marks = answers(mode, fields, nodes, values, pruned) if graded else {}
+    wrong = [path for path, (_, right) in marks.items() if not right]
+    html = render_template(
+        "learn/practice.html",
+        mode=mode,
+        tree_text=drill.text(tree) if not boards else "",
+        position=boards.get("", ""),
+        nodes=nodes,
+        values=values,
+        pruned=pruned,
+        marks=marks,
+        graded=graded,
+        right=len(marks) - len(wrong),
+        why={path: reason(mode, path, nodes, values, visits, pruned) for path in wrong},
+        deciding={path if mode == "backup" else path[:-1] for path in wrong},
+        visits={v.path: v for v in visits},
+        w=words,
+    )
+    return Response(html, headers={"Cache-Control": "no-store" if graded else PUBLIC_FOR_A_DAY})
+
+
+def exercise(fields) -> tuple[drill.Tree, dict[str, str], bool]:
+    if fields.get("position"):
+        position = fields["position"]
+        if position not in reachable(EMPTY_BOARD) or over(position) or position.count(".") > 4:
+            abort(400, "A position for this exercise is a game not yet over with at most 4 empty cells.")
+        tree, boards = drill.position_tree(position)
+        if len(boards) > drill.MAX_NODES:
+            abort(400, f"This position's tree has more than {drill.MAX_NODES} nodes: too many to do by hand.")
+        return tree, boards, drill.maximizing_at(position)
+    try:
+        return drill.parse(fields.get("tree", "")), {}, True
+    except drill.TreeError as error:
+        abort(400, str(error))
+
+
+def named(tree: drill.Tree, boards: dict[str, str], maximizing: bool) -> dict[str, dict]:
+    """Each node by path: its name (A, B, ... for inner nodes; B1, B2 for leaves), role, depth,
+    children, leaf value, board and the action (i, j) that reached it."""
+    nodes, letters = {}, iter(string.ascii_uppercase + string.ascii_lowercase)
+    for path in drill.paths(tree):
+        here = drill.at(tree, path)
+        leaf = isinstance(here, int)
+        parent = nodes.get(path[:-1]) if path else None
+        name = f"{parent['name']}{int(path[-1]) + 1}" if leaf and parent else next(letters)
+        role = "MAX" if maximizing == (len(path) % 2 == 0) else "MIN"
+        board = boards.get(path)
+        action = played(boards[path[:-1]], board) if board and path else None
+        nodes[path] = {
+            "path": path, "name": name, "leaf": leaf, "role": "" if leaf else role, "depth": len(path),
+            "children": [] if leaf else [path + str(n) for n in range(len(here))],
+            "value": here if leaf else None, "board": board, "action": action,
+        }  # fmt: skip
+    return nodes
+
+
+def played(before: str, after: str) -> tuple[int, int]:
+    return divmod(next(n for n in range(9) if before[n] != after[n]), 3)
+
+
+def answers(mode, fields, nodes, values, pruned) -> dict[str, tuple[str, bool]]:
+    """(what the student said, whether it is right) for each node asked about."""
+    marks = {}
+    for path, node in nodes.items():
+        if mode == "backup" and not node["leaf"]:
+            said = fields.get(f"v-{path or 'root'}", "").strip().replace("\N{MINUS SIGN}", "-")
+            marks[path] = (said, said.lstrip("-").isdigit() and int(said) == values[path])
+        elif mode == "prune" and path:
+            said = fields.get(f"cut-{path}") == "on"
+            marks[path] = ("pruned" if said else "searched", said == (path in pruned))
+    return marks
+
+
+def reason(mode, path, nodes, values, visits, pruned) -> str:
+    """Why the right answer at `path` is right: the part of the tree that decides it."""
+    if mode == "backup":
+        node = nodes[path]
+        below = ", ".join(words.number(values[c]) for c in node["children"])
+        pick = "largest" if node["role"] == "MAX" else "smallest"
+        worth = f"{node['role']}({below}) = {words.number(values[path])}"
+        return f"{node['name']} is {node['role']}: it takes the {pick} of its children's values, {worth}."
+    parent = nodes[path[:-1]]
+    seen = {v.path: v for v in visits}
+    if path[:-1] in pruned:
+        return f"{parent['name']} itself is never visited, so nothing below it is."
+    if path not in pruned:
+        return f"{nodes[path]['name']} is visited: no earlier sibling's value made {parent['name']} stop before it."
+    entry = seen[path[:-1]]
+    done = [c for c in parent["children"] if c in seen]
+    last = done[-1]
+    got = ", ".join(f"{nodes[c]['name']} returned {words.number(seen[c].returned)}" for c in done)
+    if parent["role"] == "MAX":
+        test = f"v = {words.number(seen[last].returned)} ≥ β = {words.number(entry.beta)}"
+    else:
+        test = f"v = {words.number(seen[last].returned)} ≤ α = {words.number(entry.alpha)}"
+    window = f"α = {words.number(entry.alpha)}, β = {words.number(entry.beta)} on entry"
+    where = f"At {parent['name']} ({parent['role']}, {window})"
+    return f"{where}: {got}; then {test}, so it stops and {nodes[path]['name']} is pruned."

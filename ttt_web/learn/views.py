@@ -1,0 +1,125 @@
+"""For students: the page that leads from minimax's values to the assignment's code, the
+lecture's pseudocode traced line by line for any position, depth-limited minimax beside the
+exact values, and exercises in backing up values and in alpha-beta pruning. The same for
+every visitor: no session, and cacheable."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, redirect, render_template, request
+
+from ..core import limited as core_limited
+from ..core import trace as core_trace
+from ..core.costs import EMPTY_BOARD, over, reachable
+from ..web.caching import PUBLIC_FOR_A_DAY
+from ..web.urls import url_for
+from . import practice, words
+
+bp = Blueprint("learn", __name__, url_prefix="/learn")
+CACHE = PUBLIC_FOR_A_DAY  # a page that depends on its URL alone
+POSITION_HELP = "A position is 9 characters read row by row: X, O or a dot for an empty cell, like X...O...."
+DEFAULT_LIMITED = "X...O...."
+bp.register_blueprint(practice.bp)
+
+
+@bp.get("/")
+def index():
+    return cached(render_template("learn/index.html"))
+
+
+@bp.get("/trace/<text>")
+def trace(text: str):
+    return traced(checked(text), pruning=False)
+
+
+@bp.get("/alphabeta/<text>")
+def alphabeta(text: str):
+    return traced(checked(text), pruning=True)
+
+
+def traced(text: str, pruning: bool):
+    endpoint = "learn.alphabeta" if pruning else "learn.trace"
+    if "call" in request.args:
+        try:
+            number = core_trace.step_of_call(text, whole(request.args["call"]), pruning)
+        except ValueError as error:
+            abort(404, str(error))
+        return redirect(url_for(endpoint, text=text, step=str(number)), 303)
+    try:
+        step = core_trace.step(text, whole(request.args.get("step", "1")), pruning)
+    except ValueError as error:
+        abort(404, str(error))
+    steps, calls = core_trace.total(text, pruning)
+    lines = core_trace.code(step.top.function, words.role(step.top) == "MAX", pruning)
+    first = step.frames[0]
+    root_lines = core_trace.code(first.function, words.role(first) == "MAX", pruning) if len(step.frames) > 1 else ()
+    page = render_template(
+        "learn/trace.html",
+        root=text,
+        step=step,
+        steps=steps,
+        calls=calls,
+        pruning=pruning,
+        endpoint=endpoint,
+        lines=lines,
+        root_lines=root_lines,
+        says=words.says(step),
+        w=words,
+    )
+    return cached(page)
+
+
+@bp.get("/limited/<text>")
+def limited(text: str):
+    text = checked(text)
+    if over(text):
+        abort(404, "Depth-limited search needs a game not yet over: every finished game is its utility.")
+    depth = whole(request.args.get("depth", "2"))
+    evaluation = request.args.get("evaluation", "open-lines")
+    if depth not in core_limited.DEPTHS or evaluation not in core_limited.EVALUATIONS:
+        abort(400, "Choose a depth limit from 1 to 9 and one of the evaluations offered.")
+    found = core_limited.compare(text, depth, evaluation)
+    live, wrong = core_limited.mistakes(depth, evaluation)
+    page = render_template(
+        "learn/limited.html",
+        found=found,
+        depths=core_limited.DEPTHS,
+        evaluations=core_limited.EVALUATIONS.values(),
+        win=core_limited.WIN,
+        live=live,
+        wrong=wrong,
+        w=words,
+    )
+    return cached(page)
+
+
+@bp.get("/limited/")
+def limited_start():
+    return redirect(url_for("learn.limited", text=DEFAULT_LIMITED), 303)
+
+
+def warm() -> None:
+    """Count the empty board's traces (calls and steps below every position, kept for all)
+    and the practice positions, before the first visitor asks."""
+    core_trace.total(EMPTY_BOARD, pruning=False)
+    core_trace.total(EMPTY_BOARD, pruning=True)
+    practice.drill.small_positions()
+
+
+def checked(text: str) -> str:
+    if len(text) != 9 or set(text) - set("XO."):
+        abort(400, POSITION_HELP)
+    if text not in reachable(EMPTY_BOARD):
+        abort(404, "No game of tic-tac-toe reaches that position.")
+    return text
+
+
+def whole(text: str) -> int:
+    if not text.isdigit() or len(text) > 9:
+        abort(400, "Steps, calls and depths are whole numbers, like 12.")
+    return int(text)
+
+
+def cached(page: str) -> Response:
+    response = Response(page)
+    response.headers["Cache-Control"] = CACHE
+    return response

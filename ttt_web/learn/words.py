@@ -1,0 +1,106 @@
+"""What a step of the pseudocode trace does, said in the assignment's terms."""
+
+from __future__ import annotations
+
+import math
+
+from ..core import trace as tr
+
+MINUS = "\N{MINUS SIGN}"
+COLUMNS = "abc"
+
+
+def number(value: float | None) -> str:
+    """A value, α or β as the page prints it: 1, 0, −1, ∞, −∞."""
+    if value is None:
+        return ""
+    if value == math.inf:
+        return "∞"
+    if value == -math.inf:
+        return f"{MINUS}∞"
+    return f"{MINUS}{-int(value)}" if value < 0 else str(int(value))
+
+
+def action(act: tuple[int, int] | None) -> str:
+    """An action as the assignment writes it, with the cell's name: "(1, 2) c2"."""
+    if act is None:
+        return "None"
+    i, j = act
+    return f"({i}, {j}) {COLUMNS[j]}{i + 1}"
+
+
+def role(frame: tr.Frame) -> str:
+    """MAX (X to move) or MIN (O to move)."""
+    return "MAX" if tr.to_move(frame.position) == "X" else "MIN"
+
+
+def turn(frame: tr.Frame) -> str:
+    """Whose turn the call is on: "MAX (X)", "MIN (O)", or "terminal"."""
+    if tr.finished(frame.position):
+        return "terminal"
+    return "MAX (X)" if role(frame) == "MAX" else "MIN (O)"
+
+
+def won(position: str) -> str:
+    lines = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+    for a, b, c in lines:
+        if position[a] == position[b] == position[c] != ".":
+            return f"{position[a]} has three in a row"
+    return "the board is full with no line"
+
+
+def says(step: tr.Step) -> str:
+    """One or two sentences on the step shown."""
+    frame = step.top
+    root = frame.function == tr.ROOT
+    event = step.event
+    if event == "test":
+        if tr.finished(frame.position):
+            return f"TERMINAL(state) is true: {won(frame.position)}."
+        return "TERMINAL(state) is false: the game goes on."
+    if event == "return" and tr.finished(frame.position):
+        if root:
+            return "The game is over, so minimax returns None: there is no action to take."
+        return f"It returns UTILITY(state) = {number(step.returned)} (1 if X has won, {MINUS}1 if O has, else 0)."
+    if event == "init":
+        return initial(frame, root)
+    if event == "call":
+        other = tr.MIN if role(frame) == "MAX" else tr.MAX
+        mover = tr.to_move(frame.position)
+        return f"{mover} tries action {action(step.action)}: {other} is called on the board RESULT(state, action)."
+    if event == "back":
+        return came_back(step, frame, root)
+    if event == "cut":
+        bound = (
+            f"v = {number(frame.v)} ≥ β = {number(frame.beta)}"
+            if role(frame) == "MAX"
+            else (f"v = {number(frame.v)} ≤ α = {number(frame.alpha)}")
+        )
+        skipped = ", ".join(action(a) for a in step.pruned) or "no action left"
+        return f"{bound}: the caller would never let play come here, so it returns v now. Pruned: {skipped}."
+    if event == "keep":
+        if role(frame) == "MAX":
+            return f"α = MAX(α, v) = {number(frame.alpha)}: MAX is sure of at least this much on this path."
+        return f"β = MIN(β, v) = {number(frame.beta)}: MIN is sure of at most this much on this path."
+    if root:
+        return f"Every action is tried: minimax returns best_action = {action(step.returned)}, worth {number(frame.v)}."
+    return f"Every action is tried: {frame.function} returns v = {number(step.returned)} to its caller."
+
+
+def initial(frame: tr.Frame, root: bool) -> str:
+    if role(frame) == "MAX":
+        start = "best starts at −∞" if root else "v starts at −∞"
+        return f"X is to move: MAX. {start}, so the first value found is an improvement."
+    start = "best starts at ∞" if root else "v starts at ∞"
+    return f"O is to move: MIN. {start}, so the first value found is an improvement."
+
+
+def came_back(step: tr.Step, frame: tr.Frame, root: bool) -> str:
+    got = f"Action {action(step.action)} returned {number(step.returned)}"
+    if root:
+        better = frame.best_action == step.action
+        if better:
+            return f"{got}, better than any before: best_action = {action(step.action)}, best = {number(frame.v)}."
+        return f"{got}, not better than best = {number(frame.v)}: best_action stays {action(frame.best_action)}."
+    pick = "MAX" if role(frame) == "MAX" else "MIN"
+    return f"{got}; v = {pick}(v, {number(step.returned)}) = {number(frame.v)}, the best so far."
