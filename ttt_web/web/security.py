@@ -76,6 +76,6 @@ def set_headers(response: Response) -> Response:
     headers = HTTPS_HEADERS if current_app.config["HTTPS"] else HEADERS
     present = {name.lower() for name, _ in response.headers}  # a view's own header wins
     response.headers.extend((name, value) for name, value in headers.items() if name.lower() not in present)
-    if request.endpoint != "static" and "Cache-Control" not in response.headers:
+    if request.endpoint != "static" and "cache-control" not in present:
         response.headers["Cache-Control"] = "no-store"  # unless a view says otherwise (a review)
     return response
