@@ -116,3 +116,32 @@ def calls(pos: str) -> list[str]:
         for kid in children(pos).values():
             order.extend(calls(kid))
     return order
+
+
+def alphabeta_tree(pos: str, alpha: float, beta: float) -> dict:
+    """Textbook alpha-beta, cells in order 0-8, as a tree: each node's position, what it
+    returns, whether some move of its own was never searched (`cut`), and its searched
+    children in order."""
+    if is_over(pos):
+        return {"pos": pos, "returned": {"X": 1, "O": -1, None: 0}[won_by(pos)], "cut": False, "children": []}
+    kids, searched = list(children(pos).values()), []
+    best = -2 if to_move(pos) == "X" else 2
+    for kid in kids:
+        node = alphabeta_tree(kid, alpha, beta)
+        searched.append(node)
+        if to_move(pos) == "X":
+            best, alpha = max(best, node["returned"]), max(alpha, node["returned"])
+        else:
+            best, beta = min(best, node["returned"]), min(beta, node["returned"])
+        if alpha >= beta:
+            break
+    return {"pos": pos, "returned": best, "cut": len(searched) < len(kids), "children": searched}
+
+
+def preorder(node: dict) -> list[dict]:
+    return [node, *(n for child in node["children"] for n in preorder(child))]
+
+
+def fully_searched(node: dict) -> bool:
+    """True when neither the node nor any node below it left a move unsearched."""
+    return not node["cut"] and all(fully_searched(child) for child in node["children"])

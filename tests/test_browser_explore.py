@@ -72,3 +72,65 @@ def test_screenshots_of_the_explorer(browser, live_server):
             page.goto(url)
             page.screenshot(path=servers.ROOT / "screenshots" / f"{name}-{width}x{height}.png")
             page.close()
+
+
+TREE_POSITIONS = ["XO.O...X.", "XO.XO...."]  # alpha-beta visits 197 and 60 positions from them
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (1280, 800)])
+@pytest.mark.parametrize("position", TREE_POSITIONS)
+def test_the_alpha_beta_tree_folds_into_far_less_than_its_whole(page: Page, width, height, position):
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"/explore/{position}")
+    tree = page.locator("#alphabeta")
+    folded = tree.bounding_box()["height"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.eval_on_selector_all("#alphabeta details", "all => all.forEach(d => { d.open = true; })")
+    unfolded = tree.bounding_box()["height"]  # the whole tree, the yardstick in this run
+    print(f"{position} at {width}px: folded {folded:.0f} px, all open {unfolded:.0f} px")
+    assert folded < unfolded / 3
+    assert page.evaluate("document.documentElement.scrollWidth") <= width  # open, it still fits
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("javascript", [True, False])
+def test_paste_a_board_and_see_a_students_answer(browser, live_server, javascript):
+    context = browser.new_context(java_script_enabled=javascript, base_url=live_server)
+    page = context.new_page()
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto("/explore/")
+    page.fill("#paste-board", "xx.......")
+    click_through(page.locator("#paste button"))
+    expect(page.locator("#paste-error")).to_have_text("X has two more marks than O; they take turns.")
+    expect(page.locator("#paste-board")).to_have_value("xx.......")
+    if javascript:
+        assert_accessible(page)
+    page.fill("#paste-board", "[[X, X, EMPTY], [O, O, EMPTY], [EMPTY, EMPTY, EMPTY]]")
+    click_through(page.locator("#paste button"))
+    assert page.url.endswith("/explore/XX.OO....")
+    page.goto("/explore/XX.OO....?student=2,0")
+    expect(page.locator("#student")).to_have_attribute("data-optimal", "false")
+    expect(page.locator("#board td.student")).to_have_count(1)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    if javascript:
+        assert_accessible(page)
+    context.close()
+
+
+@pytest.mark.browser
+def test_screenshots_of_the_new_tree_and_the_paste_form(browser, live_server):
+    pages = {
+        "explore-ab-tree": "/explore/XO.O...X.#alphabeta-title",
+        "explore-paste": "/explore/paste?board=XXXOOO...",
+        "explore-student": "/explore/XX.OO....?student=2,0",
+    }
+    (servers.ROOT / "screenshots").mkdir(exist_ok=True)
+    for name, url in pages.items():
+        for width, height in [(360, 740), (1280, 800)]:
+            page = browser.new_page(base_url=live_server, viewport={"width": width, "height": height})
+            page.goto(url)
+            page.screenshot(path=servers.ROOT / "screenshots" / f"{name}-{width}x{height}.png")
+            if name != "explore-paste":
+                assert_accessible(page)
+            page.close()

@@ -7,6 +7,7 @@ from tests import judge
 from tests.page import Page
 from tests.test_engine import LIVE, board
 from ttt_web.core import bugs
+from ttt_web.core.game import cell_name
 
 
 def utility_value(pos: str) -> int:
@@ -59,3 +60,64 @@ def test_the_page_shows_each_bug_with_its_position_and_games(client):
         assert section.attrs["data-position"] == pos and section.attrs["data-verdict"] != "best"
         links = [a.attrs["href"] for a in section.iter("a")]
         assert f"/explore/{pos}" in links and sum(href.startswith("/review/") for href in links) == 2
+
+
+def mover_wins(pos: str) -> bool:
+    return not judge.is_over(pos) and judge.minimax(pos) == (1 if judge.to_move(pos) == "X" else -1)
+
+
+def slowest_win(pos: str, me: str, seen: dict) -> int:
+    """`me`'s own moves to the end when `me` takes the slowest move that keeps the win and
+    the opponent the move that lasts longest: the judge's own walk, no engine."""
+    if judge.is_over(pos):
+        return 0
+    if pos not in seen:
+        goal = 1 if me == "X" else -1
+        kids = judge.children(pos).values()
+        if judge.to_move(pos) == me:
+            seen[pos] = 1 + max(slowest_win(k, me, seen) for k in kids if judge.minimax(k) == goal)
+        else:
+            seen[pos] = max(slowest_win(k, me, seen) for k in kids)
+    return seen[pos]
+
+
+def test_the_depthless_player_still_wins_every_won_position_at_most_two_moves_late(client):
+    seen = {"X": {}, "O": {}}
+    late = {}
+    for pos in judge.reachable():
+        if mover_wins(pos):
+            me = judge.to_move(pos)
+            late[pos] = slowest_win(pos, me, seen[me]) - (judge.value(pos)[1] + 1) // 2
+    most = max(late.values())
+    assert (len(late), most, late["XOOX....."]) == (2_836, 2, 2)
+    shown = Page(client.get("/explore/bugs").text)["slower-wins"]
+    assert int(shown.attrs["data-winning"]) == len(late) and f"{len(late):,} positions" in shown.text
+    assert int(shown.attrs["data-slower"]) == sum(n > 0 for n in late.values())
+    assert int(shown.attrs["data-most"]) == most and f"at most {most} more of its own moves" in shown.text
+    assert late[shown.attrs["data-example"]] == most
+
+
+def test_the_page_tells_real_bugs_from_legal_weaker_play(client):
+    page = Page(client.get("/explore/bugs").text)
+    for bug in bugs.BUGS:
+        section = page[f"bug-{bug.slug}"]
+        pos, action = bugs.telling_position(bug.slug)
+        cell = 3 * action[0] + action[1]
+        keeps_value = judge.minimax(judge.children(pos)[cell]) == judge.minimax(pos)
+        assert section.attrs["data-kind"] == ("legal" if keeps_value else "bug"), bug.slug
+        assert ("Both keep the minimax value" in section.text) == keeps_value
+    first_tie, action = bugs.telling_position("first-tie")  # with depth, the first of the ties is the engine's
+    engine = judge.optimal_moves(first_tie)[0]
+    assert page["bug-first-tie"].text.count(f"the engine plays {cell_name(engine)} {divmod(engine, 3)} ,") == 1
+    assert [judge.blocks(first_tie, c) for c in (3 * action[0] + action[1], judge.optimal_moves(first_tie)[0])] == [
+        False,
+        True,
+    ]
+
+
+def test_a_game_won_counts_the_winners_own_moves(client):
+    page = Page(client.get("/explore/bugs").text)
+    cells = bugs.game(next(b for b in bugs.BUGS if b.slug == "wrong-player"), "O")
+    pos = "".join("XO"[cells.index(n) % 2] if n in cells else "." for n in range(9))
+    assert judge.won_by(pos) == "X"
+    assert f"X won in {(len(cells) + 1) // 2} of its moves ({len(cells)} in all)." in page["bug-wrong-player"].text

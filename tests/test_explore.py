@@ -22,6 +22,8 @@ def test_the_empty_board_shows_the_whole_games_costs(client):
     assert {k: found[k] for k in expected} == expected
     assert int(found["data-alphabeta"]) == costs.costs(".........").alphabeta
     assert int(found["data-alphabeta-ordered"]) == costs.costs(".........").alphabeta_ordered
+    assert found["data-alphabeta-quickest"] == "1892"
+    assert "Alpha-beta, quickest win first: 1,892" in page["search-costs"].text
     assert len(moves(page)) == 9 and {m["data-value"] for m in moves(page).values()} == {"draw"}
     assert client.get("/explore/").text == client.get("/explore/.........").text
 
@@ -116,9 +118,42 @@ def assert_alphabeta_shown(page: Page, pos: str) -> None:
     nodes = [e.attrs for e in page["alphabeta"].iter() if "data-returned" in e.attrs or "data-pruned" in e.attrs]
     assert [n["data-position"] for n in nodes if "data-pruned" not in n] == visited, pos
     assert [n["data-position"] for n in nodes if "data-pruned" in n] == pruned, pos
+    assert_bounds_as_the_judge_proves(nodes, pos)
     counts = page["alphabeta-counts"].attrs
     assert int(counts["data-visited"]) == len(visited), pos
     assert int(counts["data-visited"]) + int(counts["data-skipped"]) == int(shown["data-plain"]), pos
+
+
+def assert_bounds_as_the_judge_proves(nodes: list[dict], pos: str) -> None:
+    """Each drawn node returns what an independent alpha-beta returns; "=" only where that is
+    the minimax value, "≥" and "≤" only where it is a true bound, and a node searched fully,
+    down to the end, is never labelled a bound."""
+    searched = judge.preorder(judge.alphabeta_tree(pos, -2, 2))
+    drawn = [n for n in nodes if "data-pruned" not in n]
+    expected = [(s["pos"], s["returned"]) for s in searched]
+    assert [(n["data-position"], int(n["data-returned"])) for n in drawn] == expected
+    for node, found in zip(drawn, searched, strict=True):
+        truth, returned, bound = judge.minimax(found["pos"]), found["returned"], node["data-bound"]
+        assert {"=": truth == returned, "≥": truth >= returned, "≤": truth <= returned}[bound], (pos, node)
+        assert bound == "=" or not judge.fully_searched(found), (pos, node)
+
+
+@pytest.mark.parametrize("pos", [".........", "XX.OO....", "X........", "XO.XO....", "XOXOX....", "XXOOOXX.."])
+def test_the_tree_says_which_nodes_take_the_max_and_which_the_min(client, pos):
+    page = Page(client.get(f"/explore/{pos}").text)
+    kind = {"X": ("MAX", "max"), "O": ("MIN", "min")}
+    role, pick = kind[judge.to_move(pos)]
+    below = {judge.to_move(kid) for kid in judge.children(pos).values() if not judge.is_over(kid)}
+    rule = page["tree-rule"].text
+    assert f"this position is a {role} node: its value is the {pick} of its moves' values" in rule
+    for mover in below:  # every live child has the other player to move
+        other, pick = kind[mover]
+        assert f"each move leads to a {other} node (or a finished game), whose value is the {pick}" in rule
+    for link in page["tree"].iter("a"):
+        child = link.attrs["data-position"]
+        if child in judge.children(pos).values():
+            label = link.text
+            assert f" · {kind[judge.to_move(child)][0]} " in label or judge.is_over(child), (child, label)
 
 
 @pytest.mark.parametrize(
@@ -208,3 +243,36 @@ def test_one_move_back_lists_every_live_parent(client):
     page = Page(client.get("/explore/XX.OO....").text)  # O just played a2 or b2
     assert [a.attrs["data-position"] for a in page["parents"].iter("a")] == ["XX..O....", "XX.O....."]
     assert Page(client.get("/explore/").text).root.by_id("parents") is None
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("pos", [".........", "XX.OO....", "X...O....", "XO.XO....", "XOXOX....", "XXXOO...."])
+def test_a_students_answer_is_marked_and_judged_as_the_judge_says(client, pos):
+    answers = [None, *((i, j) for i in range(3) for j in range(3))]
+    value = judge.minimax(pos)
+    right = [] if judge.is_over(pos) else [n for n, kid in judge.children(pos).items() if judge.minimax(kid) == value]
+    for answer in answers:
+        asked = "none" if answer is None else f"{answer[0]},{answer[1]}"
+        page = Page(client.get(f"/explore/{pos}?student={asked}").text)
+        cell = None if answer is None else 3 * answer[0] + answer[1]
+        optimal = cell is None if judge.is_over(pos) else cell in right
+        assert page["student"].attrs["data-optimal"] == str(optimal).lower(), (pos, asked)
+        verdict = page["student-verdict"].text
+        assert verdict.startswith(f"Your minimax returned {'None' if answer is None else str(answer)}"), verdict
+        assert ("optimal: it keeps the minimax value" in verdict) == (optimal and cell is not None), verdict
+        if right:
+            shown = page["student-right"].text
+            assert [c for c in range(9) if f"{divmod(c, 3)} {cell_name(c)}" in shown] == right, shown
+        if cell is not None and pos[cell] == "." and not judge.is_over(pos):
+            marked = [td for td in page["board"].iter("td") if "student" in td.attrs["class"].split()]
+            assert [(int(td.attrs["data-row"]), int(td.attrs["data-col"])) for td in marked] == [answer]
+            outcome, plies = judge.move_outcome(pos, cell)
+            mine = (plies + 1) // 2
+            words = {"draw": "holds the draw", "win": "wins at once" if mine == 1 else f"wins in {mine} of its moves"}
+            assert words.get(outcome, "loses") in verdict, verdict
+
+
+@pytest.mark.unit
+def test_a_students_answer_written_otherwise_gets_a_clear_page(client):
+    response = client.get("/explore/XX.OO....?student=c1")
+    assert response.status_code == 400 and "i,j" in Page(response.text)["error-description"].text

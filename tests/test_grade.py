@@ -4,16 +4,12 @@ a textbook minimax, and mutants of a correct file that each break one thing."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from tests import judge
+from tests.grading import ROOT, STUDENTS, finished, grade
 
-STUDENTS = Path(__file__).with_name("students")
-ROOT = Path(__file__).parents[1]
 QUICK = (STUDENTS / "quick.py").read_text()
 
 # name: (the line changed, its replacement, the function named first, what its first failing position shows);
@@ -92,17 +88,6 @@ MUTANTS = {
 }
 
 
-def grade(path: Path, *options: str) -> subprocess.Popen:
-    command = [sys.executable, "-m", "ttt_web.grade", str(path), "--base-url", "http://127.0.0.1:5000", *options]
-    return subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def finished(process: subprocess.Popen) -> tuple[int, str]:
-    out, err = process.communicate(timeout=600)
-    assert "Traceback" not in err, err
-    return process.returncode, out
-
-
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory) -> dict[str, tuple[int, dict]]:
     """Every mutant graded, the runs side by side (each takes some seconds)."""
@@ -122,6 +107,7 @@ def failing(report: dict) -> dict[str, dict]:
     return {name: f for name, f in report["functions"].items() if f["passed"] != f["checked"] or f["unchecked"]}
 
 
+@pytest.mark.server
 @pytest.mark.parametrize("name", ["correct", "engine"])
 def test_correct_files_pass_every_check(reports, name):
     code, report = reports[name]
@@ -133,47 +119,55 @@ def test_correct_files_pass_every_check(reports, name):
     assert counts["utility"] == 5478 - 4520
 
 
+@pytest.mark.server
 @pytest.mark.parametrize("name", list(MUTANTS))
 def test_each_mutant_fails_where_it_is_wrong(reports, name):
     code, report = reports[name]
     _, _, function, shows = MUTANTS[name]
     assert code == 1 and not report["passed"]
-    assert report["fix_first"] == function == next(iter(failing(report)))
+    assert next(iter(failing(report))) == function
     assert set(failing(report)) <= {function, *CALLERS[function]}
+    assert report["fix_first"] == (function if len(failing(report)) > 1 else None)
     example = failing(report)[function]["failures"][0]
     assert shows(example["position"]), example
-    assert example["explore"] == f"http://127.0.0.1:5000/explore/{example['position']}"
+    marked = "" if function != "minimax" else f"?student={example['got'].strip('()').replace(' ', '')}"
+    assert example["explore"] == f"http://127.0.0.1:5000/explore/{example['position']}{marked.replace('None', 'none')}"
     assert example["expected"] != example["got"] and example["why"]
 
 
+@pytest.mark.server
 def test_the_wrong_player_and_the_first_tie_are_named(reports):
     wrong = reports["wrong player at the root"][1]
     named = {p["name"]: p for p in wrong["patterns"]}
-    assert named["Wrong player at the root"]["failure"]
+    assert named["Wrong player: max at the root"]["failure"]
     assert all(judge.to_move(f["position"]) == "O" for f in wrong["functions"]["minimax"]["failures"])
     notes = {p["name"]: p["failure"] for p in reports["correct"][1]["patterns"]}
     assert notes == {"First move wins ties": False, "No depth preference": False}
     assert not reports["engine"][1]["patterns"]
 
 
+@pytest.mark.server
 def test_utilitys_sign_is_caught_on_a_won_board(reports):
     example = reports["utility's sign"][1]["functions"]["utility"]["failures"][0]
     assert example["got"] == str(-int(example["expected"])) and judge.won_by(example["position"])
 
 
+@pytest.mark.server
 def test_a_tied_board_given_a_move_is_caught(reports):
     failure = reports["(0, 0) on a full tied board"][1]["functions"]["minimax"]["failures"][0]
     assert "." not in failure["position"] and judge.won_by(failure["position"]) is None
     assert failure["expected"] == "None" and failure["got"] == "(0, 0)"
 
 
+@pytest.mark.server
 def test_a_textbook_minimax_passes_in_minutes_with_a_readable_report():
     code, out = finished(grade(STUDENTS / "textbook.py"))
     assert code == 0 and out.rstrip().endswith("All checks passed."), out
     assert "  minimax      5,478 / 5,478   ok" in out
-    assert "A note (not a failure): No depth preference" in out
+    assert "Note (legal play, not a failure): No depth preference" in out
 
 
+@pytest.mark.server
 def test_a_file_that_does_not_load_is_said_so(tmp_path):
     broken = tmp_path / "tictactoe.py"
     broken.write_text("def player(board)\n    return X\n")
@@ -182,6 +176,7 @@ def test_a_file_that_does_not_load_is_said_so(tmp_path):
     assert process.returncode == 2 and "SyntaxError" in err
 
 
+@pytest.mark.server
 def test_a_call_that_runs_over_is_stopped_and_the_rest_still_checked(tmp_path):
     slow = tmp_path / "tictactoe.py"
     slow.write_text(
@@ -194,6 +189,7 @@ def test_a_call_that_runs_over_is_stopped_and_the_rest_still_checked(tmp_path):
     assert report["functions"]["player"]["passed"] == 4520
 
 
+@pytest.mark.unit
 def test_flask_grade_is_the_same_command(app):
     result = app.test_cli_runner().invoke(args=["grade", "--help"])
     assert result.exit_code == 0 and "usage: python -m ttt_web.grade" in result.output

@@ -42,7 +42,7 @@ def test_the_summary_counts_best_moves_and_names_the_turning_point(client):
     assert page["turning-point"].text == "Move 2, O at b1, turned a draw into a loss for O."
     assert (
         page["share-text"].text
-        == "Tic-tac-toe, every move judged: X won in 5 moves. X: 100 % accuracy. O: 75 % accuracy."
+        == "Tic-tac-toe, every move judged: X won in 3 of its moves (5 in all). X: 100 % accuracy. O: 75 % accuracy."
     )
 
 

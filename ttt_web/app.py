@@ -11,9 +11,9 @@ from pathlib import Path
 from flask import Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import grade
 from .core import tictactoe as ttt
 from .explore import views as explore
+from .grade import cli as grade_cli
 from .learn import views as learn_views
 from .play import games
 from .play import views as play
@@ -23,7 +23,7 @@ from .review import views as review
 from .rooms import store as roomstore
 from .rooms import views as rooms
 from .store.base import STORE_ERRORS
-from .web import errors, limits, security, sessions, urls
+from .web import board_view, errors, limits, security, sessions, urls
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -94,12 +94,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(retry.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(explore.bp)
-    app.cli.add_command(grade.command)
+    app.cli.add_command(grade_cli.command)
     app.register_blueprint(practice.bp)
     app.register_blueprint(rooms.bp)
     app.register_blueprint(learn_views.bp)
     limits.init_app(app)
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
+    app.add_template_filter(board_view.ij, "ij")  # the assignment's (i, j) beside a cell's name
     explore.warm(app)  # and what the explorer's first page shows
     learn_views.warm()  # and the empty board's traces
     return app

@@ -1,8 +1,10 @@
-"""Three minimax bugs that students write, as working players, so that their games and
-their worst moves show what each one costs. Standard library and the engine only.
+"""Three ways students write minimax, as working players, so that their games and their
+worst moves show what each one costs: one real bug (a wrong result) and two kinds of legal
+but weaker play, which CS50 accepts since every move they play keeps the minimax value.
+Standard library and the engine only.
 
 Each searches the full tree with the assignment's utility (1, 0, -1 from X's point of
-view) and no depth, as a student's first version does; the bugs are in how it chooses.
+view) and no depth, as a student's first version does; they differ in how it chooses.
 `choices` gives every move a version may play on a board; `play` picks one of them.
 """
 
@@ -13,15 +15,18 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..core import tictactoe as ttt
-from .costs import position_of
-from .search import best_actions
+from . import tictactoe as ttt
+from .costs import EMPTY_BOARD, board, moves, over, position_of, reachable, to_move
+from .search import best_actions, value
+
+BUG, LEGAL = "bug", "legal"  # a wrong result; legal but weaker play
 
 
 @dataclass(frozen=True)
 class Bug:
     name: str
     slug: str
+    kind: str  # BUG or LEGAL
     choices: Callable[[ttt.Board], list[ttt.Action]]
     code: str  # the buggy line, as a student writes it
     explanation: str
@@ -47,39 +52,85 @@ def first_tie(board: ttt.Board) -> list[ttt.Action]:
 
 BUGS = (
     Bug(
-        "No depth preference",
-        "no-depth",
-        no_depth,
-        "return utility(board)  # a win is worth 1 however many moves it takes",
-        "It knows that it can win but not how soon, so among its winning moves it may pick one "
-        "that wins in five moves over one that wins now, and may never get round to winning.",
-    ),
-    Bug(
         "Wrong player at the root",
         "wrong-player",
+        BUG,
         wrong_player,
         "best = max(actions(board), key=min_value)  # even when it is O's turn",
-        "Playing O, it looks for the move that is best for X: it helps its opponent and walks into every trap.",
+        "A real bug: playing O, it returns the move that is best for X, which is not the move minimax "
+        "should return. It helps its opponent and walks into every trap.",
+    ),
+    Bug(
+        "No depth preference",
+        "no-depth",
+        LEGAL,
+        no_depth,
+        "return utility(board)  # a win is worth 1 however many moves it takes",
+        "Legal, and CS50 accepts it: every move it plays keeps the minimax value. It knows that it "
+        "can win but not how soon, so among its winning moves it may pick a slower one; and when "
+        "every move loses, all are worth the same to it, so it may play one that loses at once "
+        "instead of blocking, which matters only against an opponent who can make mistakes.",
     ),
     Bug(
         "First move wins ties",
         "first-tie",
+        LEGAL,
         first_tie,
         "if v > best_value: best_move = action  # the first of equal moves stays",
-        "It always plays the first of the moves it cannot tell apart, so it is predictable, and "
-        "when every move loses it plays the first one, even one that loses at once instead of "
-        "blocking.",
+        "Legal, and CS50 accepts it: any of the equal moves is optimal. It plays the same move "
+        "every time in the same position, so it is predictable. The weaker move shown below comes "
+        "from ignoring depth, not from taking the first of the ties: with depth, losses are not all "
+        "worth the same, and the first of the slowest losses is the engine's own move.",
     ),
 )
 
 
+@dataclass(frozen=True)
+class Slower:
+    """How much later than the quickest win a player without depth preference wins."""
+
+    winning: int  # live positions where the player to move can force a win
+    slower: int  # of those, where it may win later than the quickest win
+    most: int  # the most of its own moves it may take beyond the quickest win
+    example: str  # the first position (fewest marks first) where it may take `most` more
+
+
+def wins_for_mover(position: str) -> bool:
+    return not over(position) and value(position) == (1 if to_move(position) == ttt.X else -1)
+
+
+@functools.cache
+def longest_win(position: str, me: str) -> int:
+    """`me`'s own moves until the game ends, when `me` picks the slowest of the moves that
+    keep the win and the opponent holds out as long as any move lets it."""
+    if over(position):
+        return 0
+    if to_move(position) == me:
+        keep = {3 * i + j for i, j in best_actions(position)}
+        return 1 + max(longest_win(child, me) for n, child in moves(position) if n in keep)
+    return max(longest_win(child, me) for _, child in moves(position))
+
+
+@functools.cache
+def slower_wins() -> Slower:
+    """The depthless player's wins against the quickest, over every won position."""
+    extra = {}
+    for position in sorted(reachable(EMPTY_BOARD), key=lambda p: (9 - p.count("."), p)):
+        if wins_for_mover(position):
+            quickest = (ttt.evaluate(board(position)).plies + 1) // 2
+            extra[position] = longest_win(position, to_move(position)) - quickest
+    most = max(extra.values())
+    example = next(p for p, n in extra.items() if n == most)
+    return Slower(len(extra), sum(n > 0 for n in extra.values()), most, example)
+
+
 def game(bug: Bug, bug_plays: str, seed: int = 0) -> tuple[int, ...]:
     """A whole game of `bug` (as `bug_plays`) against the real engine: the cells played."""
-    rng, board, cells = random.Random(seed), ttt.initial_state(), []
-    while not ttt.terminal(board):
-        action = bug.play(board, rng) if ttt.player(board) == bug_plays else ttt.minimax(board)
+    rng, here, cells = random.Random(seed), ttt.initial_state(), []
+    while not ttt.terminal(here):
+        action = bug.play(here, rng) if ttt.player(here) == bug_plays else ttt.minimax(here)
         cells.append(3 * action[0] + action[1])
-        board = ttt.result(board, action)
+        here = ttt.result(here, action)
     return tuple(cells)
 
 
@@ -88,7 +139,6 @@ def telling_position(slug: str) -> tuple[str, ttt.Action]:
     """The first position, fewest marks first, where the bug may play a worse move (for
     the depthless version, a slower win); with that move. Positions are written as in
     costs: 9 characters, row by row."""
-    from .costs import EMPTY_BOARD, board, over, reachable
     from .judging import judge
 
     bug = next(b for b in BUGS if b.slug == slug)

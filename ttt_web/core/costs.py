@@ -31,7 +31,8 @@ SYMMETRIES = (
 class Costs:
     plain: int  # minimax as the assignment describes it: every node of the game tree
     alphabeta: int  # alpha-beta, trying moves in row-major order
-    alphabeta_ordered: int  # alpha-beta, trying the best move first
+    alphabeta_ordered: int  # alpha-beta, the mover's best outcome first (win, draw, loss), row order among equals
+    alphabeta_quickest: int  # alpha-beta, the quickest win (or slowest loss) first, row order among equals
     memo: int  # memoized minimax: each distinct position once
     symmetry: int  # memoized up to the board's 8 symmetries
 
@@ -42,7 +43,8 @@ def costs(position: str) -> Costs:
     return Costs(
         plain=tree_size(position),
         alphabeta=alphabeta(position).visited,
-        alphabeta_ordered=alphabeta(position, ordered=True).visited,
+        alphabeta_ordered=alphabeta(position, order="outcome").visited,
+        alphabeta_quickest=alphabeta(position, order="quickest").visited,
         memo=len(reachable(position)),
         symmetry=len({canonical(p) for p in reachable(position)}),
     )
@@ -80,8 +82,9 @@ class Searched:
     """A position as alpha-beta meets it: the window it is searched with, what it returns,
     and the moves it searched and pruned, each as (cell, what lies there).
 
-    `returned` is exact only inside the window; at or below alpha it is an upper bound, at
-    or above beta a lower bound."""
+    `returned` is exact when the search proves it: a finished game, a value strictly inside
+    the window, or every move searched with each move's value exact. Otherwise it is a
+    bound: at or below alpha an upper one, at or above beta a lower one."""
 
     position: str
     alpha: float
@@ -91,12 +94,19 @@ class Searched:
     pruned: tuple[tuple[int, str], ...]  # (cell, position) of each move never searched
     visited: int  # positions alpha-beta visits from here, this one included
 
+    @functools.cached_property
+    def exact(self) -> bool:
+        """True when the search proves `returned` is the position's minimax value."""
+        if self.alpha < self.returned < self.beta:
+            return True
+        return not self.pruned and all(child.exact for _, child in self.children)
+
     @property
     def bound(self) -> str:
         """ "=" when `returned` is the exact value, "≤" or "≥" when it is only a bound."""
-        if not self.children:
-            return "="  # a finished game: its utility
-        return "≤" if self.returned <= self.alpha else "≥" if self.returned >= self.beta else "="
+        if self.exact:
+            return "="
+        return "≤" if self.returned <= self.alpha else "≥"
 
     @property
     def skipped(self) -> int:
@@ -106,18 +116,18 @@ class Searched:
 
 
 @functools.cache
-def alphabeta(position: str, alpha: float = -math.inf, beta: float = math.inf, ordered: bool = False) -> Searched:
+def alphabeta(position: str, alpha: float = -math.inf, beta: float = math.inf, order: str = "row") -> Searched:
     """Alpha-beta search from `position`, as in the textbook's MAX-VALUE and MIN-VALUE: a MAX
-    node stops at a value >= beta, a MIN node at one <= alpha. Moves in row order, or the
-    best first when `ordered`."""
+    node stops at a value >= beta, a MIN node at one <= alpha. Moves in `order`: "row"
+    (row-major), "outcome" or "quickest" (see `best_first`)."""
     if over(position):
         return Searched(position, alpha, beta, utility(position), (), (), 1)
     maximizing, entry = to_move(position) == ttt.X, (alpha, beta)
     value = -math.inf if maximizing else math.inf
-    searched, pending = [], best_first(position) if ordered else moves(position)
+    searched, pending = [], moves(position) if order == "row" else best_first(position, quickest=order == "quickest")
     while pending:
         cell, child = pending.pop(0)
-        result = alphabeta(child, alpha, beta, ordered)
+        result = alphabeta(child, alpha, beta, order)
         searched.append((cell, result))
         if maximizing:
             value = max(value, result.returned)
@@ -139,12 +149,18 @@ def moves(position: str) -> list[tuple[int, str]]:
     return [] if over(position) else list(zip(empty, children(position), strict=True))
 
 
-def best_first(position: str) -> list[tuple[int, str]]:
-    """(cell, child position) for each move, the mover's best first (by the engine's values),
-    row-major among equals."""
+def best_first(position: str, quickest: bool = False) -> list[tuple[int, str]]:
+    """(cell, child position) for each move, the mover's best outcome first (wins, draws,
+    losses, by the engine's values); when `quickest`, among wins the fewest plies first and
+    among losses the most. Row-major among equals."""
     rank = {"win": 0, "draw": 1, "loss": 2}
     values = ttt.scores(board(position))
-    order = sorted(values, key=lambda a: (rank[values[a].outcome], a))
+
+    def plies(action: ttt.Action) -> int:
+        value = values[action]
+        return 0 if not quickest else {"win": 1, "draw": 0, "loss": -1}[value.outcome] * value.plies
+
+    order = sorted(values, key=lambda a: (rank[values[a].outcome], plies(a), a))
     mark = to_move(position)
     return [(3 * i + j, position[: 3 * i + j] + mark + position[3 * i + j + 1 :]) for i, j in order]
 

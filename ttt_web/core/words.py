@@ -49,4 +49,7 @@ def _their(who: str) -> str:
 def result_text(game: Game) -> str:
     if not game.over:
         return f"unfinished after {game.number} {'move' if game.number == 1 else 'moves'}."
-    return f"{game.winner} won in {game.number} moves." if game.winner else "A draw."
+    if not game.winner:
+        return "A draw."
+    own = (game.number + 1) // 2  # the winner moved last
+    return f"{game.winner} won in {own} of its moves ({game.number} in all)."

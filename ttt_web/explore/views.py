@@ -10,14 +10,16 @@ import functools
 import itertools
 import math
 
-from flask import Blueprint, Flask, Response, abort, render_template, request
+from flask import Blueprint, Flask, Response, abort, redirect, render_template, request
 
+from ..core import answer as answers
 from ..core import search
 from ..core import tictactoe as ttt
-from ..core.bugs import BUGS, game, telling_position
+from ..core.bugs import BUGS, game, slower_wins, telling_position
 from ..core.costs import EMPTY_BOARD, alphabeta, board, costs, moves, over, reachable, to_move
 from ..core.game import Game, action_name, cell_name, format_moves
 from ..core.judging import judge, principal_variation
+from ..core.pasted import BoardError, parse
 from ..core.words import in_words, outlook, result_text
 from ..web.board_view import position_view
 from ..web.caching import PUBLIC_FOR_A_DAY
@@ -35,8 +37,9 @@ def start():
 
 @bp.get("/bugs")
 def bugs_shown():
-    """Three classic minimax bugs: each one's line of code, why it is wrong, the first
-    position where it plays a worse move, and its games against the real engine."""
+    """A real minimax bug and two kinds of legal but weaker play: each one's line of code,
+    what it gets wrong, the first position where it may play a move the engine would not,
+    and its games against the real engine."""
     shown = []
     for bug in BUGS:
         text, action = telling_position(bug.slug)
@@ -45,18 +48,47 @@ def bugs_shown():
         games = {side: format_moves(cells) for side, cells in played.items()}
         results = {side: result_text(Game(token="", mode="friend", moves=cells)) for side, cells in played.items()}
         shown.append((bug, text, judged, games, results))
-    response = Response(render_template("explore/bugs.html", shown=shown, outlook=outlook, cell=action_name))
+    response = Response(
+        render_template("explore/bugs.html", shown=shown, slower=slower_wins(), outlook=outlook, cell=action_name)
+    )
     return cached(response)
+
+
+@bp.get("/paste")
+def paste():
+    """A board as the student has it: its explorer page, or the form again with the reason
+    it cannot be read or reached, the text kept."""
+    pasted = request.args.get("board", "")
+    try:
+        found = parse(pasted)
+    except BoardError as error:
+        page = render_template("explore/paste.html", pasted=pasted, paste_error=str(error) if pasted else "")
+        return cached(Response(page, status=400 if pasted else 200))
+    return redirect(here(found), code=303)
 
 
 @bp.get("/<text>")
 def position(text: str):
     checked(text)
     links = {n: here(child) for n, child in moves(text)}
-    page = render_template(
-        "explore/position.html", **explained(text), **helpers(), view=position_view(text, teach_on=True, links=links)
-    )
+    view = position_view(text, teach_on=True, links=links)
+    student = students_answer(text)
+    if student and student.action in {(c.row, c.col) for row in view.rows for c in row}:
+        marked = view.rows[student.action[0]][student.action[1]]
+        marked.classes += " student"
+        marked.label += "; your minimax's answer"
+    page = render_template("explore/position.html", **explained(text), **helpers(), view=view, answer=student)
     return cached(Response(page))
+
+
+def students_answer(text: str) -> answers.Answer | None:
+    """The answer `?student=i,j` (or `none`) gives, judged on `text`; 400 if it is not written so."""
+    if "student" not in request.args:
+        return None
+    try:
+        return answers.check(text, answers.read(request.args["student"]))
+    except answers.AnswerError as error:
+        abort(400, str(error))
 
 
 @bp.get("/<text>/trace/<int:step>")
@@ -118,6 +150,8 @@ def helpers() -> dict:
         "cell_name": cell_name,
         "role_of": search.role,
         "shown": shown,
+        "cell": action_name,
+        "outlook": outlook,
     }
 
 
@@ -131,6 +165,7 @@ def warm(app: Flask) -> None:
     visitor asks for it."""
     with app.test_request_context("/explore/"):
         start()
+    slower_wins()  # the bugs page's figures, worked out over every won position
 
 
 @functools.lru_cache(maxsize=1024)

@@ -11,6 +11,9 @@ from ..core import tictactoe as ttt
 from ..core.costs import EMPTY_BOARD, board, over, reachable, to_move, utility
 from ..core.search import best_actions, value
 
+TIMEOUT = "ran over the time limit"
+NOT_A_SET = "not a set"
+INVALID_ACCEPTED = "invalid moves accepted"
 FUNCTIONS = ("player", "actions", "result", "winner", "terminal", "utility", "minimax")
 OFF_BOARD = ((3, 1), (1, -1))
 Action = tuple[int, int]
@@ -23,6 +26,8 @@ class Wrong:
     expected: str
     got: str
     why: str = ""
+    kind: str = "wrong answers"
+    where: tuple = ()  # frames in the student's file, for an exception or a stop
 
 
 @dataclass(frozen=True)
@@ -38,8 +43,13 @@ def positions() -> list[str]:
     return sorted(reachable(EMPTY_BOARD), key=lambda p: (9 - p.count("."), p))
 
 
-def checks() -> Iterator[Check]:
-    """Every check, function by function, each over every position it applies to."""
+def checks(only: str | None = None) -> Iterator[Check]:
+    """Every check (of one function, if `only`), the cheap functions first, minimax's most
+    marks first (its cheapest calls)."""
+    return (check for check in all_checks() if only in (None, check.function))
+
+
+def all_checks() -> Iterator[Check]:
     every = positions()
     live = [p for p in every if not over(p)]
     for p in live:
@@ -60,28 +70,35 @@ def checks() -> Iterator[Check]:
         yield Check("terminal", p, None, lambda reply, p=p: terminal(p, reply))
     for p in (p for p in every if over(p)):
         yield Check("utility", p, None, lambda reply, p=p: utility_check(p, reply))
-    for p in every:
+    for p in reversed(every):
         yield Check("minimax", p, None, lambda reply, p=p: minimax(p, reply))
 
 
-def failed(reply: dict) -> Wrong | None:
+def failed(reply: dict, expected: str = "an answer") -> Wrong | None:
     """What went wrong with the call itself, whatever the function."""
     if "missing" in reply:
-        return Wrong("a function by that name", "none", f"tictactoe.py has no function named {reply['missing']}")
+        why = f"tictactoe.py has no function named {reply['missing']}"
+        return Wrong("a function by that name", "none", why, "missing")
     if "timeout" in reply:
-        return Wrong(f"an answer within {reply['timeout']:g} s", "no answer", "it ran over the time limit")
+        why = f"{reply.get('call', 'it')} did not answer within {reply['timeout']:g} s on this board: an infinite loop?"
+        return Wrong(expected, "no answer", why, TIMEOUT, tuple(reply.get("where") or ()))
     if "crashed" in reply:
-        return Wrong("an answer", "no answer", f"the program ended (exit status {reply['crashed']})")
+        return Wrong(expected, "no answer", f"the program ended (exit status {reply['crashed']})", "crashes")
+    if "invalid" in reply:
+        why = "something wrote to the grader's reply channel: a file that tampers with the grader proves nothing"
+        return Wrong(expected, reply["invalid"], why, "broken replies")
     if "raised" in reply:
-        return Wrong("an answer", f"{reply['raised']}: {reply['message']}", "it raised an exception")
+        got = f"{reply['raised']}: {reply['message']}"
+        return Wrong(expected, got, "it raised an exception", "exceptions", tuple(reply.get("where") or ()))
     if reply.get("changed"):
-        return Wrong("the board given left as it was", "the board changed", "it changed the board it was given")
+        why = "it changed the board it was given"
+        return Wrong("the board given left as it was", "the board changed", why, "changed the board")
     return None
 
 
 def player(p: str, reply: dict) -> Wrong | None:
     expected = to_move(p)
-    if wrong := failed(reply):
+    if wrong := failed(reply, expected):
         return wrong
     if reply["got"] != expected:
         x, o = p.count("X"), p.count("O")
@@ -94,7 +111,7 @@ def actions(p: str, reply: dict) -> Wrong | None:
     if wrong := failed(reply):
         return wrong
     if reply["type"] not in ("set", "frozenset"):
-        return Wrong("a set", f"a {reply['type']}", "actions must return a set of (i, j) tuples")
+        return Wrong("a set", f"a {reply['type']}", "actions must return a set of (i, j) tuples", NOT_A_SET)
     got = {tuple(a) for a in reply["got"] if isinstance(a, list) and len(a) == 2}
     if got != expected or len(reply["got"]) != len(got):
         extra = ", ".join(map(str, sorted(got - expected)))
@@ -111,7 +128,7 @@ def actions(p: str, reply: dict) -> Wrong | None:
 def result(p: str, n: int, reply: dict) -> Wrong | None:
     mark = to_move(p)
     expected = p[:n] + mark + p[n + 1 :]
-    if wrong := failed(reply):
+    if wrong := failed(reply, drawn(expected)):
         return wrong
     if reply.get("same"):
         return Wrong("a new board", "the board it was given", "result must return a new board")
@@ -123,11 +140,15 @@ def result(p: str, n: int, reply: dict) -> Wrong | None:
 def refused(p: str, action: Action, reply: dict) -> Wrong | None:
     i, j = action
     why = "that cell is off the board" if not (0 <= i <= 2 and 0 <= j <= 2) else f"that cell is taken by {p[3 * i + j]}"
+    if reply.get("raised") == "NotImplementedError":
+        return Wrong("an exception saying the move is invalid", "NotImplementedError", "result is not written yet")
     if "raised" in reply:
-        return Wrong("the board given left as it was", "it changed", why) if reply.get("changed") else None
+        changed = Wrong("the board given left as it was", "it changed", why, "changed the board")
+        return changed if reply.get("changed") else None
     if wrong := failed(reply):
         return wrong
-    return Wrong("an exception", f"a board: {shown(reply['got'])}", f"result must raise an exception: {why}")
+    got = f"a board: {shown(reply['got'])}"
+    return Wrong("an exception", got, f"result must raise an exception: {why}", INVALID_ACCEPTED)
 
 
 def winner(p: str, reply: dict) -> Wrong | None:
@@ -164,21 +185,27 @@ def utility_check(p: str, reply: dict) -> Wrong | None:
 
 
 def minimax(p: str, reply: dict) -> Wrong | None:
-    if wrong := failed(reply):
+    keep = [] if over(p) else best_actions(p)  # any move that keeps the value is right
+    if wrong := failed(reply, "None" if over(p) else moves_text(keep)):
         return wrong
     got = reply["got"]
     if over(p):
-        return None if got is None else Wrong("None", shown(got), "the game is over: there is no move to make")
-    keep = best_actions(p)  # any move that keeps the value is right
+        why = "the game is over: there is no move to make"
+        return None if got is None else Wrong("None", shown(got), why, "moves on finished boards")
     if got is None:
-        return Wrong(moves_text(keep), "None", "the game is not over, so minimax must return a move")
-    action = tuple(got) if isinstance(got, list) and len(got) == 2 else None
+        return Wrong(moves_text(keep), "None", "the game is not over, so minimax must return a move", "None returned")
+    action = tuple(got) if isinstance(got, list) and len(got) == 2 and all(type(n) is int for n in got) else None
+    if action is None:
+        why = "a move is an (i, j) tuple of two integers"
+        return Wrong(moves_text(keep), shown(got), why, "not an action")
     if action not in {divmod(n, 3) for n, c in enumerate(p) if c == "."}:
-        return Wrong(moves_text(keep), shown(got), "that is not an empty cell")
+        why = "that cell is off the board" if not all(0 <= n <= 2 for n in action) else "that cell is taken"
+        return Wrong(moves_text(keep), shown(got), why, "illegal moves")
     if action not in keep:
         then = outcome_words(after(p, action))
         now = outcome_words(value(p))
-        return Wrong(moves_text(keep), shown(got), f"with best play {now}, but after {action} {then}")
+        why = f"with best play {now}, but after {action} {then}"
+        return Wrong(moves_text(keep), shown(got), why, "moves that throw away the value")
     return None
 
 

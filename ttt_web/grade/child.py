@@ -1,10 +1,14 @@
 """The student's side of grading: a child process that imports their file and answers one
-call per line. Standard library only; nothing here trusts the student's code to behave.
+call per line. Standard library only, and run as a script by whichever Python the student
+chose (`--python`), so it imports nothing of this project; nothing here trusts the
+student's code to behave.
 
 A request is a JSON line: {"call": name, "board": 9 characters, "action": [i, j]}. The
-answer is {"got": value, "type": type name} or {"raised": exception name, "message": text};
-for `result`, also whether the input board changed. Boards travel as 9 characters ("X",
-"O", ".") and are built with the student's own X, O and EMPTY.
+answer is {"got": value, "type": type name, "seconds": s} or {"raised": exception name,
+"message": text, "where": frames in the student's file}; for `result`, also whether the
+input board changed. Boards travel as 9 characters ("X", "O", ".") and are built with the
+student's own X, O and EMPTY. On SIGUSR1 (the grader's time limit) the child answers
+{"stopped": frames} with where the student's code was, and the grader then ends it.
 """
 
 from __future__ import annotations
@@ -13,8 +17,13 @@ import copy
 import importlib.util
 import json
 import os
+import signal
 import sys
+import time
 import traceback
+
+ITEMS = 50  # of a returned list or set, the first this many travel back
+FRAMES = 3  # the innermost frames in the student's file, for an exception or a stop
 
 
 def load(path: str):
@@ -32,54 +41,126 @@ def to_board(module, text: str) -> list[list]:
     return [cells[0:3], cells[3:6], cells[6:9]]
 
 
-def plain(module, value: object) -> object:
+def plain(module, value: object, depth: int = 0) -> object:
     """The student's value as JSON: boards as 9 characters, marks as "X" and "O", tuples and
-    sets as lists."""
+    sets as lists, everything bounded in size."""
     if value is None or isinstance(value, (bool, int, float)):
-        return value
-    if value == getattr(module, "X", "X") and isinstance(value, str):
-        return "X"
-    if value == getattr(module, "O", "O") and isinstance(value, str):
-        return "O"
-    if isinstance(value, (list, tuple, set, frozenset)):
-        items = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else value
-        return [plain(module, item) for item in items]
+        return value if not isinstance(value, int) or abs(value) < 1 << 53 else repr(value)[:40]
+    if isinstance(value, str):
+        return mark(module, value)
+    if isinstance(value, (list, tuple, set, frozenset)) and depth < 3:
+        items = sorted(value, key=repr)[:ITEMS] if isinstance(value, (set, frozenset)) else list(value)[:ITEMS]
+        return [plain(module, item, depth + 1) for item in items]
     return repr(value)[:200]
 
 
-def answer(module, request: dict) -> dict:
-    name = request["call"]
+def mark(module, value: str) -> str:
+    """ "X" or "O" for the student's own marks, else the string as Python shows it."""
+    for name in ("X", "O"):
+        if value == getattr(module, name, name):
+            return name
+    return repr(value)[:200]
+
+
+def frames(tb_or_stack, path: str) -> list[dict]:
+    """The innermost frames that are in the student's file: file, line, function, code."""
+    stack = traceback.extract_tb(tb_or_stack) if not isinstance(tb_or_stack, list) else tb_or_stack
+    own = [f for f in stack if os.path.abspath(f.filename) == os.path.abspath(path)]
+    return [
+        {"file": os.path.basename(f.filename), "line": f.lineno, "function": f.name, "code": (f.line or "")[:160]}
+        for f in own[-FRAMES:]
+    ]
+
+
+def function_for(module, name: str):
     function = getattr(module, name, None)
-    if name == "utility" and function is None:
-        function = getattr(module, "score", None)  # CPSC 481's name for it
+    if name == "utility" and not callable(function) and callable(getattr(module, "score", None)):
+        return module.score, "score"  # CPSC 481's name for it
+    return function, name
+
+
+def answer(module, path: str, request: dict) -> dict:
+    function, found = function_for(module, request["call"])
     if not callable(function):
-        return {"missing": name}
+        return {"missing": request["call"]}
     board = to_board(module, request["board"])
     before = copy.deepcopy(board)
     args = (board, tuple(request["action"])) if "action" in request else (board,)
+    start = time.perf_counter()
     try:
         got = function(*args)
     except Exception as error:  # the student's exception is the answer
-        return {"raised": type(error).__name__, "message": str(error)[:200], "changed": board != before}
-    return {"got": plain(module, got), "type": type(got).__name__, "changed": board != before, "same": got is board}
+        where = frames(error.__traceback__, path)
+        message = str(error)[:200]
+        seconds = time.perf_counter() - start
+        return {
+            "raised": type(error).__name__,
+            "message": message,
+            "changed": board != before,
+            "where": where,
+            "seconds": seconds,
+        }
+    seconds = time.perf_counter() - start
+    reply = {"got": plain(module, got), "type": type(got).__name__, "changed": board != before, "same": got is board}
+    reply["seconds"] = seconds
+    if found != request["call"]:
+        reply["found"] = found
+    return reply
 
 
-def main(path: str) -> None:
+def yardstick() -> float:
+    """Seconds this Python takes for a fixed piece of plain work (a small game tree walked
+    naively), so that the grader can scale its time limits to the machine."""
+
+    def walk(cells: list, mark: str) -> int:
+        count = 1
+        for n in range(len(cells)):
+            if cells[n] is None:
+                cells[n] = mark
+                count += walk(cells, "O" if mark == "X" else "X")
+                cells[n] = None
+        return count
+
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        walk([None] * 8, "X")
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def when_stopped(path: str, replies) -> None:
+    """On SIGUSR1, say where the student's code is, then wait to be ended."""
+
+    def handler(signum, frame) -> None:
+        where = frames(traceback.extract_stack(frame), path)
+        replies.write(json.dumps({"stopped": where}) + "\n")
+        replies.flush()
+        os._exit(0)
+
+    signal.signal(signal.SIGUSR1, handler)
+
+
+def main(path: str, measure: bool) -> None:
     replies = os.fdopen(os.dup(1), "w", buffering=1)
+    requests = os.fdopen(os.dup(0), "r")
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # the student's prints go nowhere
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # and their input() reads nothing of ours
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - for the life of the process
+    sys.stdin = open(os.devnull)  # noqa: SIM115 - likewise
     sys.path[0] = os.path.dirname(os.path.abspath(path))  # the student's own modules, not ours
     sys.setrecursionlimit(10_000)
+    when_stopped(path, replies)
     try:
         module = load(path)
     except BaseException as error:  # a syntax error, an import that fails, a sys.exit()
         lines = traceback.format_exception_only(type(error), error)
         replies.write(json.dumps({"loaded": False, "error": "".join(lines).strip()[-500:]}) + "\n")
         return
-    replies.write(json.dumps({"loaded": True}) + "\n")
-    for line in sys.stdin:
-        replies.write(json.dumps(answer(module, json.loads(line))) + "\n")
+    replies.write(json.dumps({"loaded": True, "yardstick": yardstick() if measure else None}) + "\n")
+    for line in requests:
+        replies.write(json.dumps(answer(module, path, json.loads(line))) + "\n")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], "--yardstick" in sys.argv[2:])

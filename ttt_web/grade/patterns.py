@@ -1,84 +1,147 @@
-"""The three minimax bugs the explorer shows (/explore/bugs), recognised from a student's
-moves in every live position. Only one of them is a failure (the wrong player at the
-root loses games); the other two play correct moves, badly, and are named as notes."""
+"""Known minimax bugs, recognised from a student's answer in every position checked, and
+two ways of playing that are legal (CS50 accepts any optimal move) but worth a note.
+
+A bug is named only when a model of it explains every move minimax got wrong and the
+student fails most of the positions where that model cannot play a right move."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core import tictactoe as ttt
-from ..core.costs import board, over, to_move
+from ..core.costs import board, moves, over, to_move, utility
 from ..core.search import best_actions
 from .checks import Action
 
-ENOUGH = 20  # positions that must show a pattern before it is named
+ENOUGH = 20  # positions that must show a legal pattern before it is noted
+MOSTLY = 0.8  # of the positions where a bug's model surely errs, the share the student must fail
 
 
 @dataclass(frozen=True)
 class Pattern:
     name: str
-    failure: bool  # True when the pattern makes minimax fail its checks
+    failure: bool  # True for a bug (minimax fails its checks), False for a note on legal play
     text: str
-    examples: tuple[str, ...]  # positions that show it
+    examples: tuple = ()  # (position, minimax's answer there) that show it
+    drawn: str = ""  # one position to draw in the report
 
 
-def recognised(choices: dict[str, Action | None], failing: set[str]) -> list[Pattern]:
-    """The bugs `choices` (the student's move in each live position) show."""
-    live = {p: a for p, a in choices.items() if not over(p) and a is not None}
-    found = [wrong_player(live, failing), first_tie(live), no_depth(live)]
-    return [pattern for pattern in found if pattern]
+@functools.cache
+def alternating(p: str, maximizing: bool) -> int:
+    """Minimax that alternates max and min from `maximizing`, whoever is to move."""
+    if over(p):
+        return utility(p)
+    values = [alternating(child, not maximizing) for _, child in moves(p)]
+    return max(values) if maximizing else min(values)
 
 
-def wrong_player(live: dict[str, Action], failing: set[str]) -> Pattern | None:
-    failed = sorted(p for p in failing if p in live)
-    if not failed or any(to_move(p) != ttt.O for p in failed):
+@functools.cache
+def always_max(p: str) -> int:
+    """Minimax where every level takes the max (a min_value that takes the max)."""
+    return utility(p) if over(p) else max(always_max(child) for _, child in moves(p))
+
+
+def argbest(p: str, score: Callable[[str], int], maximizing: bool) -> set[Action]:
+    scored = {divmod(n, 3): score(child) for n, child in moves(p)}
+    best = max(scored.values()) if maximizing else min(scored.values())
+    return {a for a, v in scored.items() if v == best}
+
+
+def x_to_move(p: str) -> bool:
+    return to_move(p) == ttt.X
+
+
+MODELS: dict[str, tuple[Callable[[str], set[Action]], str]] = {
+    "max at the root": (
+        lambda p: set(best_actions(p, maximizing=True)),
+        "On O's turn your minimax picks the move that is best for X: the root maximizes whoever is to move "
+        "(a single value() that always starts with max?). When player(board) is O, the root must choose "
+        "the move of least value.",
+    ),
+    "max(..., key=min_value) on O's turn": (
+        lambda p: set(best_actions(p)) if x_to_move(p) else argbest(p, lambda c: alternating(c, False), True),
+        "On O's turn your minimax plays as if it were X: `max(actions(board), key=lambda a: "
+        "min_value(result(board, a)))` is right for X only. When player(board) is O, use "
+        "`min(actions(board), key=lambda a: max_value(result(board, a)))`.",
+    ),
+    "min_value takes the max": (
+        lambda p: argbest(p, always_max, x_to_move(p)),
+        "Your min_value takes the max of its children (or calls itself where it should call max_value), "
+        "so every level below the root maximizes: MIN must take the least value of its moves.",
+    ),
+}
+
+
+def recognised(choices: dict[str, object], failing: set[str]) -> list[Pattern]:
+    """The bugs and notes `choices` (minimax's answer in each position checked: (i, j),
+    None, or "raised") show, given the positions where minimax failed."""
+    bugs = [wrong_player(choices, failing), none_when_all_lose(choices, failing)]
+    found = [bug for bug in bugs if bug]
+    if not failing:  # notes on legal play only for a minimax that passes
+        live = {p: a for p, a in choices.items() if not over(p) and isinstance(a, tuple)}
+        found += [note for note in (first_tie(live), no_depth(live)) if note]
+    return found
+
+
+def wrong_player(choices: dict[str, object], failing: set[str]) -> Pattern | None:
+    wrong = {p: choices[p] for p in failing if not over(p) and isinstance(choices.get(p), tuple)}
+    name = next((name for name, (model, _) in MODELS.items() if explains(model, wrong, choices, failing)), None)
+    if name is None:
         return None
-    if not all(live[p] in best_actions(p, maximizing=True) for p in failed):
+    on_o = all(to_move(p) == ttt.O for p in wrong)
+    extra = f" Every one of the {len(wrong):,} moves it gets wrong is O's." if on_o else ""
+    examples = tuple((p, wrong[p]) for p in sorted(wrong, key=lambda p: (p.count("."), p))[:3])
+    return Pattern(f"Wrong player: {name}", True, MODELS[name][1] + extra, examples)
+
+
+def explains(model, wrong: dict[str, Action], choices: dict[str, object], failing: set[str]) -> bool:
+    """Does the bug's model play every wrong move, and does the student fail most of the
+    positions where the model cannot play a right one?"""
+    if not wrong or not all(move in model(p) for p, move in wrong.items()):
+        return False
+    surely = [p for p in choices if not over(p) and not model(p) & set(best_actions(p))]
+    return bool(surely) and sum(p in failing for p in surely) >= MOSTLY * len(surely)
+
+
+def none_when_all_lose(choices: dict[str, object], failing: set[str]) -> Pattern | None:
+    """None (or an exception) exactly where every move loses for the player to move."""
+    empty = {p for p in failing if not over(p) and choices.get(p) in (None, "raised")}
+    losing = {p for p in choices if not over(p) and ttt.evaluate(board(p)).outcome == "loss"}
+    if not empty or not empty <= losing or len(empty) < MOSTLY * len(losing):
         return None
-    return Pattern(
-        "Wrong player at the root",
-        True,
-        "Every move it gets wrong is O's, and each is the move that is best for X: on O's turn your minimax "
-        "maximizes, as if it played X. When player(board) is O, the root must choose the move of least value.",
-        tuple(failed[:3]),
+    example = min(empty, key=lambda p: (p.count("."), p))
+    text = (
+        f"minimax returns None (or raises) in {len(empty):,} positions, and in each of them every move loses "
+        f"for the player to move ({len(losing):,} such positions were checked). Your loop keeps a move only when "
+        "its value beats the starting one (say best = -1 with `>`, or a lookup of the best value that is "
+        "never found), and a losing move never does. Start from the first move, or from -math.inf for MAX "
+        "(math.inf for MIN), so that a losing move is still returned: the player must move even when it loses."
     )
+    return Pattern("None when every move loses", True, text, ((example, choices[example]),), example)
 
 
 def first_tie(live: dict[str, Action]) -> Pattern | None:
-    tied = [p for p in live if len(best_actions(p)) > 1 and live[p] in best_actions(p)]
+    tied = [p for p in live if len(best_actions(p)) > 1]
     if len(tied) < ENOUGH or any(live[p] != best_actions(p)[0] for p in tied):
         return None
-    hopeless = [p for p in tied if ttt.evaluate(board(p)).outcome == "loss" and not blocks(p, live[p])]
-    return Pattern(
-        "First move wins ties",
-        False,
-        f"In all {len(tied)} positions with several equally good moves, it plays the first in row order. "
-        "That is allowed, but the AI is predictable"
-        + (", and when every move loses it does not even block a line that loses at once." if hopeless else "."),
-        tuple((hopeless or tied)[:3]),
+    text = (
+        f"in all {len(tied):,} positions with several optimal moves it plays the first in row order: "
+        "legal (any optimal move is right), only predictable."
     )
-
-
-def blocks(p: str, action: Action) -> bool:
-    """Does playing `action` stop the other player completing a line on their next move
-    (or is there no such line to stop)?"""
-    them = ttt.O if to_move(p) == ttt.X else ttt.X
-    threats = [n for n, c in enumerate(p) if c == "." and ttt.winner(board(p[:n] + them + p[n + 1 :])) == them]
-    return not threats or 3 * action[0] + action[1] in threats
+    return Pattern("First move wins ties", False, text)
 
 
 def no_depth(live: dict[str, Action]) -> Pattern | None:
     slower = [p for p in live if ttt.evaluate(board(p)).outcome == "win" and slow(p, live[p])]
     if len(slower) < ENOUGH:
         return None
-    return Pattern(
-        "No depth preference",
-        False,
-        f"In {len(slower)} positions it wins, but more slowly than it could: a win is worth 1 however many "
-        "moves it takes. Not a failure (any optimal move counts), but prefer the quickest win, for example "
-        "by counting depth, or the AI may keep postponing its win.",
-        tuple(slower[:3]),
+    text = (
+        f"in {len(slower):,} won positions it plays a winning move that is not the quickest: "
+        "legal, CS50 accepts any optimal move, and it still wins every won position."
     )
+    return Pattern("No depth preference", False, text)
 
 
 def slow(p: str, action: Action) -> bool:

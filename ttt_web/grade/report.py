@@ -1,16 +1,26 @@
-"""The grader's report: a table of the functions, then the first positions each one gets
-wrong, drawn, with what was expected, what came back, why, and a link to the explorer."""
+"""What the grader found, function by function: how many checks passed, the failures by
+kind with the first of each kind kept, the calls that ran over, what was not checked and
+why, and how long the student's code took."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..core.costs import over, to_move
-from .checks import Action, Wrong
-from .patterns import Pattern
+from .checks import INVALID_ACCEPTED, NOT_A_SET, TIMEOUT, Action, Wrong
 
-KEPT = 5  # failures kept per function, the first met (positions with the fewest marks first)
-SHOWN = 3  # of those, shown in the text report
+KEPT = 3  # failures kept per kind of failure, the first met
+CALLERS = {  # which functions a CS50 solution builds on each one
+    "player": ("result", "minimax"),
+    "actions": ("minimax",),
+    "result": ("minimax",),
+    "winner": ("terminal", "utility", "minimax"),
+    "terminal": ("minimax",),
+    "utility": ("minimax",),
+    "minimax": (),
+}
+HARMLESS = {INVALID_ACCEPTED, NOT_A_SET}  # failures that cannot make a caller fail
 
 
 @dataclass(frozen=True)
@@ -18,88 +28,121 @@ class Failure:
     position: str
     action: Action | None
     wrong: Wrong
+    move: object = None  # minimax's answer: (i, j), None, or "other"
 
 
 @dataclass
 class Tally:
     name: str
+    found: str = ""  # the name the function was found under, when not its own ("score")
     checked: int = 0
     passed: int = 0
     unchecked: int = 0
+    why_unchecked: str = ""
+    seconds: float = 0.0
+    kinds: Counter = field(default_factory=Counter)
+    movers: Counter = field(default_factory=Counter)  # who was to move where it failed ("" when over)
     failures: list[Failure] = field(default_factory=list)
 
     def record(self, failure: Failure | None) -> None:
         self.checked, self.unchecked = self.checked + 1, self.unchecked - 1
         if failure is None:
             self.passed += 1
-        elif len(self.failures) < KEPT:
+            return
+        self.kinds[failure.wrong.kind] += 1
+        if failure.wrong.kind != TIMEOUT:
+            self.movers["" if over(failure.position) else to_move(failure.position)] += 1
+        if self.kinds[failure.wrong.kind] <= KEPT:
             self.failures.append(failure)
 
     @property
+    def failed(self) -> int:
+        """Checks failed, calls that ran over the time limit aside."""
+        return self.checked - self.passed - self.kinds[TIMEOUT]
+
+    @property
+    def ok(self) -> bool:
+        return self.passed == self.checked and not self.unchecked
+
+    @property
     def status(self) -> str:
+        parts = [f"FAILED in {self.failed:,}"] if self.failed else []
+        if self.kinds[TIMEOUT]:
+            parts.append(f"{self.kinds[TIMEOUT]:,} ran over the time limit")
         if self.unchecked:
-            return f"{self.unchecked:,} not checked (time ran out)"
-        return "ok" if self.passed == self.checked else f"FAILED in {self.checked - self.passed:,}"
+            parts.append(f"{self.unchecked:,} not checked ({self.why_unchecked or 'time ran out'})")
+        return "; ".join(parts) or "ok"
+
+    @property
+    def label(self) -> str:
+        return self.found or self.name
+
+    def can_break_callers(self) -> bool:
+        """Could this function's failures make the functions that call it fail?"""
+        return any(kind not in HARMLESS | {TIMEOUT} for kind in self.kinds)
 
 
-def explorer(base_url: str, position: str) -> str:
-    return f"{base_url.rstrip('/')}/explore/{position}"
+def fix_first(tallies: dict[str, Tally]) -> str | None:
+    """The first failing function whose failures can explain another function's failures."""
+    failing = [t for t in tallies.values() if not t.ok]
+    for tally in failing:
+        callers = {t.name for t in failing} & set(CALLERS[tally.name])
+        if callers and tally.can_break_callers():
+            return tally.name
+    return None
 
 
-def drawn_board(position: str) -> list[str]:
-    """The board with the row and column numbers (i, j) of the assignment."""
-    rows = [f"   {i}  " + " ".join(position[3 * i : 3 * i + 3]) for i in range(3)]
-    return ["      0 1 2", *rows]
+def explorer(site: str, position: str, move: object = "") -> str:
+    """The explorer's page of `position`, with minimax's answer marked when there is one."""
+    url = f"{site.rstrip('/')}/explore/{position}"
+    if move is None:
+        return url + "?student=none"
+    if isinstance(move, tuple):
+        return url + f"?student={move[0]},{move[1]}"
+    return url
 
 
-def called(tally: Tally, failure: Failure) -> str:
-    args = "board" if failure.action is None else f"board, {failure.action}"
-    whose = "game over" if over(failure.position) else f"{to_move(failure.position)} to move"
-    return f"{tally.name}({args}), {whose}:"
-
-
-def text_report(path: str, tallies: dict[str, Tally], patterns: list[Pattern], base_url: str) -> str:
-    lines = [f"Grading {path} against every reachable position of tic-tac-toe.", ""]
-    lines.append(f"  {'function':<10} {'passed':>7} / {'checked':<7}")
-    lines += [f"  {t.name:<10} {t.passed:>7,} / {t.checked:<7,} {t.status}" for t in tallies.values()]
-    for tally in (t for t in tallies.values() if t.failures):
-        lines += ["", f"{tally.name}: the first positions it gets wrong", ""]
-        for failure in tally.failures[:SHOWN]:
-            lines += [f"  {called(tally, failure)}", *(f"  {row}" for row in drawn_board(failure.position))]
-            lines += [f"    expected  {failure.wrong.expected}", f"    got       {failure.wrong.got}"]
-            lines += [f"    why       {failure.wrong.why}"] if failure.wrong.why else []
-            lines += [f"    explore   {explorer(base_url, failure.position)}", ""]
-    for pattern in patterns:
-        kind = "This looks like a known bug" if pattern.failure else "A note (not a failure)"
-        lines += ["", f"{kind}: {pattern.name}", f"  {pattern.text}"]
-        lines += [f"  for example {explorer(base_url, p)}" for p in pattern.examples]
-        lines += [f"  the bug, shown: {base_url.rstrip('/')}/explore/bugs"]
-    failing = [t.name for t in tallies.values() if t.status != "ok"]
-    verdict = "All checks passed." if not failing else f"Not passed: {', '.join(failing)}."
-    if len(failing) > 1:
-        verdict += f" Fix {failing[0]} first: the functions after it may fail only because they call it."
-    return "\n".join([*lines, "", verdict])
-
-
-def to_json(path: str, tallies: dict[str, Tally], patterns: list[Pattern], base_url: str) -> dict:
+def to_json(path: str, tallies: dict[str, Tally], patterns: list, site: str) -> dict:
     def failure(f: Failure) -> dict:
         action = list(f.action) if f.action else None
-        wrong = {"expected": f.wrong.expected, "got": f.wrong.got, "why": f.wrong.why}
-        return {"position": f.position, "action": action, **wrong, "explore": explorer(base_url, f.position)}
+        wrong = {"expected": f.wrong.expected, "got": f.wrong.got, "why": f.wrong.why, "kind": f.wrong.kind}
+        where = {"where": list(f.wrong.where)} if f.wrong.where else {}
+        return {"position": f.position, "action": action, **wrong, **where, "explore": link(site, f)}
 
     functions = {
         t.name: {
+            "found_as": t.found or t.name,
             "checked": t.checked,
             "passed": t.passed,
+            "failed": t.failed,
+            "ran_over": t.kinds[TIMEOUT],
             "unchecked": t.unchecked,
+            "why_unchecked": t.why_unchecked if t.unchecked else "",
+            "seconds": round(t.seconds, 3),
+            "kinds": dict(t.kinds),
             "failures": [*map(failure, t.failures)],
         }
         for t in tallies.values()
     }
     found = [
-        {"name": p.name, "failure": p.failure, "text": p.text, "examples": [explorer(base_url, e) for e in p.examples]}
+        {
+            "name": p.name,
+            "failure": p.failure,
+            "text": p.text,
+            "examples": [explorer(site, e, m) for e, m in p.examples],
+        }
         for p in patterns
     ]
-    failing = [t.name for t in tallies.values() if t.status != "ok"]
-    fix_first = failing[0] if failing else None
-    return {"file": path, "passed": not failing, "fix_first": fix_first, "functions": functions, "patterns": found}
+    passed = all(t.ok for t in tallies.values())
+    return {
+        "file": path,
+        "loaded": True,
+        "passed": passed,
+        "fix_first": fix_first(tallies),
+        "functions": functions,
+        "patterns": found,
+    }
+
+
+def link(site: str, failure: Failure) -> str:
+    return explorer(site, failure.position, failure.move if failure.move != "other" else "")

@@ -1,6 +1,8 @@
 """The grader's side of the student's process: one call at a time, each under a time limit.
-A call that runs over, or a process that dies, costs that call only: the process is
-started again for the next one."""
+A call that runs over, a process that dies or a reply that is not one costs that call
+only: the process and everything it started are ended, and it is started again for the
+next call. The student's process runs in a session of its own, with its memory, file
+size and (for a user other than root, whom Linux does not bound) process count limited."""
 
 from __future__ import annotations
 
@@ -8,50 +10,95 @@ import json
 import os
 import resource
 import select
+import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+
+from .tree import become_subreaper, die_with_parent, end_tree, reap_orphans, remember_children
 
 CHILD = Path(__file__).with_name("child.py")
 START_SECONDS = 30  # importing the student's file
 MEMORY_BYTES = 2 << 30
+FILE_BYTES = 1 << 20  # any file the student's code writes
+REPLY_BYTES = 1 << 20  # one reply line; a longer one is not a reply
+STOP_SECONDS = 2  # for the child to say where it was stopped
+YARDSTICKS = 500  # the per-call limit, in yardstick calls (about 20 s on a 2020s laptop)
+KEYS = {"got", "raised", "missing"}
 
 
 class LoadError(Exception):
     """The student's file could not be imported: the message is Python's."""
 
 
-def limit_memory() -> None:
+class NotAReply(str):
+    """What came on the reply channel instead of a reply."""
+
+
+def limit_child() -> None:
+    """In the student's process, before it runs their code."""
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_BYTES, FILE_BYTES))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))  # no fork, no thread; root is exempt
+    die_with_parent()
+
+
+def valid(reply: object) -> str | None:
+    """What is wrong with a reply line, if anything."""
+    if not isinstance(reply, dict):
+        return f"a JSON {type(reply).__name__}, not an object"
+    if not KEYS & reply.keys():
+        return "an object with none of got, raised, missing"
+    if "got" in reply and not isinstance(reply.get("type"), str):
+        return "an answer without its type"
+    if "raised" in reply and not (isinstance(reply["raised"], str) and isinstance(reply.get("message"), str)):
+        return "an exception without its name and message"
+    return None
 
 
 class Student:
     """A student's tictactoe.py, run by `child.py` in a process of its own."""
 
-    def __init__(self, path: str, call_seconds: float) -> None:
-        self.path, self.call_seconds = path, call_seconds
+    def __init__(self, path: str, python: str = sys.executable, call_seconds: float | None = None) -> None:
+        self.path, self.python = path, python
         self.process: subprocess.Popen | None = None
         self.buffer = b""
+        self.yardstick = 0.0
+        if become_subreaper():
+            remember_children()
         self.start()
+        self.call_seconds = call_seconds or max(5.0, round(YARDSTICKS * self.yardstick))
 
     def start(self) -> None:
+        environment = os.environ | {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
         self.process = subprocess.Popen(
-            [sys.executable, str(CHILD), self.path],
+            [self.python, str(CHILD), self.path, *([] if self.yardstick else ["--yardstick"])],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            preexec_fn=limit_memory,
+            preexec_fn=limit_child,
+            start_new_session=True,
+            env=environment,
         )
         self.buffer = b""
         loaded = self.read(START_SECONDS)
-        if not loaded or not loaded.get("loaded"):
+        if not isinstance(loaded, dict) or not loaded.get("loaded"):
             self.close()
-            raise LoadError((loaded or {}).get("error", "the file did not load within 30 s"))
+            error = loaded.get("error") if isinstance(loaded, dict) else None
+            raise LoadError(error or f"the file did not load within {START_SECONDS} s")
+        yardstick = loaded.get("yardstick")
+        if not self.yardstick:
+            self.yardstick = yardstick if isinstance(yardstick, float) and 0 < yardstick < 60 else 0.04
 
-    def call(self, name: str, position: str, action: tuple[int, int] | None = None) -> dict:
+    def call(self, name: str, position: str, action=None, seconds: float | None = None, waiting=None) -> dict:
         """The student's answer to `name(board)` or `name(board, action)`: {"got": ...},
-        {"raised": ...}, {"missing": name}, {"timeout": seconds} or {"crashed": code}."""
+        {"raised": ...}, {"missing": name}, {"timeout": seconds, "where": frames},
+        {"crashed": code} or {"invalid": what came instead}. Raises LoadError when the file
+        no longer loads after a crash."""
+        seconds = seconds or self.call_seconds
         request = {"call": name, "board": position} | ({"action": list(action)} if action else {})
         assert self.process and self.process.stdin
         try:
@@ -59,37 +106,72 @@ class Student:
             self.process.stdin.flush()
         except BrokenPipeError:
             pass  # it died on an earlier call; read() sees the end
-        reply = self.read(self.call_seconds)
+        reply = self.read(seconds, waiting)
         if reply is None:
             code = self.process.poll()
+            where = self.stopped() if code is None else []
             self.restart()
-            return {"timeout": self.call_seconds} if code is None else {"crashed": code}
+            return {"timeout": seconds, "call": name, "where": where} if code is None else {"crashed": code}
+        if wrong := reply if isinstance(reply, NotAReply) else valid(reply):
+            self.restart()  # the channel is out of step: what follows cannot be trusted
+            return {"invalid": wrong}
         return reply
 
-    def read(self, seconds: float) -> dict | None:
-        """The next reply line, or None if none comes within `seconds` or the process ends."""
+    def stopped(self) -> list:
+        """Where the student's code was when stopped, as the child tells it (if it can)."""
+        assert self.process
+        try:
+            self.process.send_signal(signal.SIGUSR1)
+        except ProcessLookupError:
+            return []
+        reply = self.read(STOP_SECONDS)
+        where = reply.get("stopped") if isinstance(reply, dict) else None
+        return where if isinstance(where, list) else []
+
+    def read(self, seconds: float, waiting: Callable[[], None] | None = None) -> object:
+        """The next reply line, parsed; None if none comes within `seconds` or the process
+        ends; a NotAReply if the line is too long or not JSON."""
+        trouble = self.fill(time.monotonic() + seconds, waiting)
+        if trouble is not True:
+            return trouble
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        if len(line) > REPLY_BYTES:
+            return NotAReply(f"a line of {len(line):,} bytes")
+        try:
+            return json.loads(line)
+        except ValueError:
+            return NotAReply(f"a line that is not JSON: {line[:60]!r}")
+
+    def fill(self, deadline: float, waiting: Callable[[], None] | None) -> object:
+        """Read until the buffer holds a whole line (True), the deadline passes or the
+        process ends (None), or REPLY_BYTES come without a newline (a NotAReply)."""
         assert self.process and self.process.stdout
-        deadline, fd = time.monotonic() + seconds, self.process.stdout.fileno()
+        fd = self.process.stdout.fileno()
         while b"\n" not in self.buffer:
             left = deadline - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
+            if left <= 0:
                 return None
+            if not select.select([fd], [], [], min(left, 0.5))[0]:
+                _ = waiting and waiting()
+                continue
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 return None
             self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        return json.loads(line)
+            if len(self.buffer) > REPLY_BYTES and b"\n" not in self.buffer:
+                self.buffer = b""
+                return NotAReply(f"more than {REPLY_BYTES:,} bytes without a newline")
+        return True
 
     def restart(self) -> None:
         self.close()
         self.start()
 
     def close(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.kill()
         if self.process:
+            end_tree(self.process.pid)
             self.process.wait()
             for stream in (self.process.stdin, self.process.stdout):
                 if stream:
                     stream.close()
+        reap_orphans()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from markupsafe import Markup
+
 from ..core import tictactoe as ttt
 from ..core.costs import EMPTY_BOARD, over, reachable
 from ..core.game import DEFAULTS, SIDES, Game, cell_name, mark_of
@@ -190,3 +192,15 @@ def moves_to(text: str) -> tuple[int, ...]:
         if mark == last and before in reachable(EMPTY_BOARD) and not over(before):
             return (*moves_to(before), cell)
     raise ValueError(f"{text} is not reachable")
+
+
+def ij(cell: str | int | tuple[int, int]) -> Markup:
+    """The assignment's action (i, j) for a cell named "c1", numbered 0-8 or given as an
+    action: i is the row from the top, j the column from the left, both from 0."""
+    if isinstance(cell, str):
+        i, j = int(cell[1]) - 1, "abc".index(cell[0])
+    elif isinstance(cell, int):
+        i, j = divmod(cell, 3)
+    else:
+        i, j = cell
+    return Markup(f'<span class="ij">({i}, {j})</span>')

@@ -1,0 +1,96 @@
+"""Paste a board: the forms a student has it in, read into a position, and every
+unreachable board refused with its reason; checked against the judge's own reachable set."""
+
+import itertools
+
+import pytest
+
+from tests import judge
+from tests.page import Page
+from ttt_web.core import pasted
+
+LIST_FORM = "[[X, O, EMPTY], [EMPTY, X, EMPTY], [O, EMPTY, EMPTY]]"
+
+
+def reason(pos: str) -> str:
+    """Why no game reaches `pos`, worked out here from counts and lines."""
+    xs, os = pos.count("X"), pos.count("O")
+    x_won, o_won = judge.won_by(pos.replace("O", ".")) == "X", judge.won_by(pos.replace("X", ".")) == "O"
+    if os > xs:
+        return "O has more marks than X"
+    if xs > os + 1:
+        return "more marks than O"
+    if x_won and o_won:
+        return "Both have three in a row"
+    return "X won but O moved after" if x_won else "O won but X moved after"
+
+
+@pytest.mark.unit
+def test_every_board_is_read_or_refused_as_the_judge_reaches_it():
+    reachable = judge.reachable()
+    for cells in itertools.product("XO.", repeat=9):
+        pos = "".join(cells)
+        if pos in reachable:
+            assert pasted.parse(pos) == pos
+            continue
+        with pytest.raises(pasted.BoardError) as refused:
+            pasted.parse(pos)
+        assert reason(pos) in str(refused.value), pos
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(
+    "text",
+    [
+        "XO..X.O..",
+        "xo..x.o..",
+        "xo  x o  ",
+        "XO__X_O__",
+        "XO./.X./O..",
+        "XO.\n.X.\nO..\n",
+        LIST_FORM,
+        '[["X", "O", None], [None, "X", None], ["O", None, None]]',
+        "[['X','O',None],\n ['', 'X', None],\n ['O', None, None]]",
+    ],
+)
+def test_the_forms_a_student_has_a_board_in(text):
+    assert pasted.parse(text) == "XO..X.O.."
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("OO.......", "O has more marks than X"),
+        ("XX.......", "X has two more marks than O"),
+        ("XXXOOO...", "Both have three in a row"),
+        ("XXXOO.O..", "X won but O moved after"),
+        ("OOOXX.XX.", "O won but X moved after"),
+        ("XO", "9 cells"),
+        ("XO.Z.....", "'Z' is not a mark"),
+        ("[[X, O], [X, O, X], [O, X, O]]", "Row 1 has 2 cells"),
+        ("[[X, O, Y], [EMPTY, X, EMPTY], [O, EMPTY, EMPTY]]", "'Y' is not a cell"),
+        ("X" * 500, "500 characters"),
+    ],
+)
+def test_a_board_that_cannot_be_read_or_reached_says_why(text, says):
+    with pytest.raises(pasted.BoardError, match=says):
+        pasted.parse(text)
+
+
+@pytest.mark.unit
+def test_a_pasted_board_opens_its_explorer_page(client):
+    response = client.get("/explore/paste", query_string={"board": LIST_FORM})
+    assert response.status_code == 303 and response.headers["Location"] == "/explore/XO..X.O.."
+    assert Page(client.get("/explore/").text)["paste"].attrs["action"] == "/explore/paste"
+
+
+@pytest.mark.unit
+def test_an_unreachable_board_is_refused_beside_the_field_with_the_text_kept(client):
+    response = client.get("/explore/paste", query_string={"board": "xx......."})
+    assert response.status_code == 400 and "Traceback" not in response.text
+    page = Page(response.text)
+    field = page["paste-board"]
+    assert field.attrs["value"] == "xx......." and field.attrs["aria-invalid"] == "true"
+    assert "paste-error" in field.attrs["aria-describedby"]
+    assert page["paste-error"].text == "X has two more marks than O; they take turns."

@@ -1,0 +1,113 @@
+"""The grader's report as a student reads it: a table of the functions, then for each
+failing one its failures by kind (the first of each drawn, with what was expected, what
+came back, why, and a link to the explorer), where an exception was raised, the known bugs
+recognised, how long each function took, and what to fix first."""
+
+from __future__ import annotations
+
+from ..core.costs import over, to_move
+from .checks import TIMEOUT
+from .patterns import Pattern
+from .report import Failure, Tally, explorer, fix_first, link
+
+SHOWN = 3  # failures drawn per function (at least one of each kind)
+SLOW_SHARE = 0.5  # minimax taking more than this share of the time (and SLOW_SECONDS) earns a hint
+SLOW_SECONDS = 10
+LEARNING = (
+    "This grade is a tool for learning, not an exam: your file runs with your own permissions, and a "
+    "file that tampers with the grader (writes to its reply channel, reads its answers, ends its "
+    "processes) proves nothing."
+)
+
+
+def drawn_board(position: str, indent: str = "  ") -> list[str]:
+    """The board with the row and column numbers (i, j) of the assignment."""
+    rows = [f"{indent}   {i}  " + " ".join(position[3 * i : 3 * i + 3]) for i in range(3)]
+    return [f"{indent}      0 1 2", *rows]
+
+
+def called(tally: Tally, failure: Failure) -> str:
+    args = "board" if failure.action is None else f"board, {failure.action}"
+    whose = "game over" if over(failure.position) else f"{to_move(failure.position)} to move"
+    return f"{tally.label}({args}), {whose}:"
+
+
+def where_lines(frames: tuple) -> list[str]:
+    lines = []
+    for frame in frames:
+        lines.append(f"      {frame.get('file')}:{frame.get('line')}, in {frame.get('function')}")
+        lines += [f"        {frame['code']}"] if frame.get("code") else []
+    return lines
+
+
+def shown_failures(tally: Tally) -> list[Failure]:
+    """The first failure of each kind, then more in order, SHOWN in all."""
+    firsts = {f.wrong.kind: f for f in reversed(tally.failures)}
+    chosen = [f for f in tally.failures if firsts.get(f.wrong.kind) is f]
+    chosen += [f for f in tally.failures if f not in chosen][: max(0, SHOWN - len(chosen))]
+    return sorted(chosen, key=tally.failures.index)
+
+
+def failure_lines(tally: Tally, site: str) -> list[str]:
+    kinds = ", ".join(f"{kind} {count:,}" for kind, count in tally.kinds.most_common())
+    lines = ["", f"{tally.label}: {tally.status}", f"  by kind: {kinds}", ""]
+    said = set()  # each place an exception was raised is shown once
+    for failure in shown_failures(tally):
+        wrong = failure.wrong
+        lines += [f"  {called(tally, failure)}", *drawn_board(failure.position)]
+        lines += [f"    expected  {wrong.expected}", f"    got       {wrong.got}"]
+        lines += [f"    why       {wrong.why}"] if wrong.why else []
+        if wrong.where and repr(wrong.where) not in said:
+            said.add(repr(wrong.where))
+            lines += ["    stopped in your file at" if wrong.kind == TIMEOUT else "    raised in your file at"]
+            lines += where_lines(wrong.where)
+        lines += [f"    explore   {link(site, failure)}", ""]
+    if tally.name == "minimax" and on_o_only(tally):
+        lines += ["  Every position minimax gets wrong has O to move: look at how it chooses for O (MIN).", ""]
+    return lines
+
+
+def on_o_only(tally: Tally) -> bool:
+    return set(tally.movers) == {"O"}
+
+
+def pattern_lines(pattern: Pattern, site: str) -> list[str]:
+    lines = ["", f"This looks like a known bug: {pattern.name}", f"  {pattern.text}"]
+    lines += drawn_board(pattern.drawn, "    ") if pattern.drawn else []
+    lines += [f"  for example {explorer(site, p, move)}" for p, move in pattern.examples]
+    return lines
+
+
+def timing_lines(tallies: dict[str, Tally]) -> list[str]:
+    total = sum(t.seconds for t in tallies.values())
+    lines = ["", "Time in your code: " + ", ".join(f"{t.label} {t.seconds:.1f} s" for t in tallies.values())]
+    minimax = tallies.get("minimax")
+    if minimax and minimax.seconds > SLOW_SECONDS and minimax.seconds > SLOW_SHARE * total:
+        lines += [
+            f"Your minimax took {minimax.seconds:.0f} s of the {total:.0f}: it searches the same positions again "
+            "and again. Memoize (functools.cache on a tuple of the board's rows) or prune (alpha-beta) to make it "
+            "fast; it is not wrong to be slow."
+        ]
+    return lines
+
+
+def text_report(path: str, tallies: dict[str, Tally], patterns: list[Pattern], site: str) -> str:
+    lines = [f"Grading {path} against every reachable position of tic-tac-toe.", ""]
+    lines.append(f"  {'function':<10} {'passed':>7} / {'checked':<7}")
+    lines += [f"  {t.label:<10} {t.passed:>7,} / {t.checked:<7,} {t.status}" for t in tallies.values()]
+    if "utility" in tallies and tallies["utility"].found:
+        lines += ["", "utility (found as `score`, CPSC 481's name): CS50's check50 needs it named `utility`."]
+    for tally in (t for t in tallies.values() if t.failures):
+        lines += failure_lines(tally, site)
+    notes = [f"Note (legal play, not a failure): {p.name}: {p.text}" for p in patterns if not p.failure]
+    for pattern in (p for p in patterns if p.failure):
+        lines += pattern_lines(pattern, site)
+    lines += ["", *notes] if notes else []
+    lines += timing_lines(tallies)
+    if any(t.failures for t in tallies.values()):
+        lines += ["", f"The explore links open this project's explorer at {site}: start the site with `make run`."]
+    failing = [t.label for t in tallies.values() if not t.ok]
+    verdict = "All checks passed." if not failing else f"Not passed: {', '.join(failing)}."
+    if first := fix_first(tallies):
+        verdict += f" Fix {first} first: the functions after it that call it may fail only because of it."
+    return "\n".join([*lines, "", LEARNING, "", verdict])
