@@ -1,7 +1,8 @@
 // Progressive enhancement, for pages that work without it. Two things:
 // - a page with data-events follows that event stream (a room) and swaps in the parts of the
 //   page that changed; what the visitor typed, where the focus is and what is selected stay;
-// - a button with data-copy copies the value of the field it names.
+// - a button with data-copy copies the value of the field it names (a room's link, a review's
+//   share text).
 "use strict";
 
 function keepWhatTheVisitorDid(swap) {

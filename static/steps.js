@@ -1,7 +1,8 @@
 // Stepping through a review or a trace. Arrow keys follow the links marked rel="prev" and
 // rel="next"; links marked data-step fetch their page and swap its <main> in, so the board
-// stays put and nothing reloads. Every link works without this script.
-const swap = async (url, push) => {
+// stays put and nothing reloads. A step replaces the current history entry rather than adding
+// one, so Back leaves the review at once. Every link works without this script.
+const swap = async (url, replace) => {
   const response = await fetch(url, { headers: { Accept: "text/html" } });
   if (!response.ok) {
     window.location.assign(url);
@@ -10,7 +11,7 @@ const swap = async (url, push) => {
   const page = new DOMParser().parseFromString(await response.text(), "text/html");
   document.querySelector("main").replaceWith(page.querySelector("main"));
   document.title = page.title;
-  if (push) window.history.pushState(null, "", url);
+  if (replace) window.history.replaceState(null, "", url);
 };
 
 document.addEventListener("click", (event) => {

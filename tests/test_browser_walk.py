@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.test_browser import SHOTS, assert_accessible, cells, click_through
+from tests.test_names import BAD, GOOD
 
 SIZES = [(360, 740), (740, 360), (1280, 800)]
 GAME = "0-1-4-2-8"  # X a1, O b1 (a mistake), X b2, O c1, X c3 wins
@@ -44,9 +45,11 @@ def test_stepping_a_review_with_and_without_javascript(browser, live_server, jav
         java_script_enabled=javascript, base_url=live_server, viewport={"width": 360, "height": 740}
     )
     page = context.new_page()
+    page.goto("/games/")
     page.goto(f"/review/{GAME}")
     expect(page.locator("#review-title")).to_have_attribute("data-ply", "2")  # opens on the turning point
     if javascript:
+        entries = page.evaluate("history.length")
         page.evaluate("window.stayed = true")  # lost on a reload
         page.keyboard.press("ArrowRight")
         expect(page.locator("#review-title")).to_have_attribute("data-ply", "3")
@@ -55,14 +58,17 @@ def test_stepping_a_review_with_and_without_javascript(browser, live_server, jav
         page.locator("#show-better").click()
         expect(page.locator("#board td.played-here")).to_have_count(1)
         assert cells(page) == "X........" and page.url.endswith("show=better")
-        page.go_back()
+        page.locator("#show-played").click()
         expect(page.locator("#board td.played-here")).to_have_count(0)
         assert cells(page) == "XO......."
         page.locator("#review-moves a").last.click()
         expect(page.locator("#review-title")).to_have_attribute("data-ply", "5")
         assert page.evaluate("window.stayed === true") and page.url.endswith("?ply=5")
         assert page.title().startswith("Review, move 5")
+        assert page.evaluate("history.length") == entries  # each step replaced the entry
         assert_accessible(page)
+        page.go_back()  # one Back leaves the review
+        expect(page.locator("#games-title")).to_be_visible()
     else:
         page.keyboard.press("ArrowRight")
         page.wait_for_timeout(300)
@@ -135,10 +141,12 @@ def test_a_form_error_is_said_beside_the_form_and_keeps_the_names(page: Page):
     page.goto("/")
     page.locator("#new-game input[name=mode][value=friend]").check()
     page.locator("#new-game input[name=name_x]").fill("Ann")
+    page.locator("#new-game input[name=name_o]").fill("ann")  # the browser lets it by; the server says no
     click_through(page.locator("#new-game button[type=submit]"))
     expect(page.locator("#new-game #new-game-error")).to_be_visible()
     expect(page.locator("#new-game input[name=name_x]")).to_have_value("Ann")
-    expect(page.locator("#new-game input[name=name_x]")).to_be_focused()
+    expect(page.locator("#new-game input[name=name_o]")).to_have_value("ann")
+    expect(page.locator("#new-game input[name=name_o]")).to_be_focused()
     assert page.locator("#message").count() == 0 and in_first_screen(page, "#new-game-error")
     assert_accessible(page)
 
@@ -179,3 +187,95 @@ def test_the_site_navigation_is_on_every_page(page: Page, at):
     nav = page.locator("header nav.site-nav a")
     expect(nav).to_have_text(["Play", "Your games", "Explore", "Practice", "Bugs", "For students"])
     assert in_first_screen(page, "header nav.site-nav")
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_review_of_a_lost_game_speaks_of_you(page: Page, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto("/review/0-1-2-3-5-4-6-7?ai=easy&you=X")  # the AI's mistake first, then yours; the AI wins
+    expect(page.locator("#review-title")).to_contain_text("you played")
+    expect(page.locator("#verdict")).to_contain_text(": you played")
+    assert in_first_screen(page, "#board") and in_first_screen(page, "#review-title")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    expect(page.locator("#turning-point")).to_contain_text("Your turning point")
+    expect(page.locator("#review-summary li").first).to_contain_text("You (X)")
+    assert_accessible(page)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=SHOTS / f"review-lost-{width}x{height}.png", full_page=True)
+    page.locator("#review-moves a").nth(1).click()  # the AI's deliberate mistake
+    expect(page.locator("#verdict")).to_contain_text("on purpose")
+    assert_accessible(page)
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_score_is_in_the_first_screen_while_you_play(page: Page, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto("/")
+    click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))
+    line = page.locator("#score-line")
+    expect(line).to_have_text("Score, Medium: Wins 0 · Losses 0 · Draws 0")
+    assert in_first_screen(page, "#score-line") and in_first_screen(page, "#board")
+    assert box(page, "#score-line")["height"] < 2 * 24  # one line (two at most where it is narrow)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert_accessible(page)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=SHOTS / f"score-in-view-{width}x{height}.png")
+
+
+def test_the_browser_checks_a_name_by_the_servers_rule(page: Page):
+    """The characters: the length is maxlength's, and spaces at the ends are trimmed by the server."""
+    page.goto("/")
+    for name in GOOD + [n for n in BAD if len(n) <= 12 and n == n.strip()]:
+        check_name(page, name, name in GOOD)
+
+
+def check_name(page: Page, name: str, allowed: bool) -> None:
+    page.locator("#new-game input[name=mode][value=friend]").check()
+    field = page.locator("#new-game input[name=name_x]")
+    field.fill(name)
+    assert field.evaluate("e => e.validity.valid") == allowed
+    for selector in ("#new-game input[name=name_o]", "#invite input[name=name]"):
+        other = page.locator(selector)
+        other.fill(name)
+        assert other.evaluate("e => e.validity.valid") == allowed, selector
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_value_strips_targets_are_big_enough_and_labelled(page: Page, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto("/review/4-0-2-6-3-5-1-7-8?ply=0")  # nine moves: the widest strip
+    targets = page.locator("#value-strip rect.strip-target")
+    expect(targets).to_have_count(10)
+    for n in range(10):
+        found = targets.nth(n).bounding_box()
+        assert found["width"] >= 24 and found["height"] >= 24, (n, found)
+    labels = page.locator("#value-strip .strip-label").all_text_contents()
+    assert labels == ["X wins", "draw", "O wins"]
+    assert page.locator("#value-strip .strip-ply").all_text_contents() == [str(n) for n in range(10)]
+    size = page.eval_on_selector("#value-strip .strip-label", "e => e.getBoundingClientRect().height")
+    assert size >= 12  # the labels' letters, as drawn
+    targets.nth(4).click(position={"x": 12, "y": 4})  # the column's top, far from the dot
+    expect(page.locator("#review-title")).to_have_attribute("data-ply", "4")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_the_reviews_share_box_copies_its_text_with_javascript(browser, live_server, javascript):
+    context = browser.new_context(java_script_enabled=javascript, base_url=live_server)
+    if javascript:
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
+    page = context.new_page()
+    page.goto("/review/0-1-4-2-8?o=Bob&x=Ann")
+    button = page.locator("#copy-share")
+    if javascript:
+        expect(button).to_be_visible()
+        button.click()
+        expect(page.locator("#share-title ~ .share-row .copied")).to_have_text("Copied.")
+        copied = page.evaluate("navigator.clipboard.readText()")
+        assert copied == page.locator("#share-text").inner_text() + " " + page.locator("#share-link").inner_text()
+        assert copied.startswith("Tic-tac-toe, every move judged: Ann won in 3 of their moves (5 in all).")
+        assert_accessible(page)
+    else:
+        expect(button).to_be_hidden()  # no script, no button that cannot work: the text and link are there
+        expect(page.locator("#share-link")).to_be_visible()
+    context.close()

@@ -62,24 +62,53 @@ def test_two_friends_are_named_in_the_status_and_the_score(play):
 
 
 @pytest.mark.parametrize(
-    "names",
+    ("names", "field"),
     [
-        {"name_x": "Ann", "name_o": ""},
-        {"name_x": "Ann", "name_o": "ann"},
-        {"name_x": "<b>", "name_o": "Bob"},
-        {"name_x": "A" * 13, "name_o": "Bob"},
+        ({"name_x": "Ann", "name_o": "ann"}, "name_o"),
+        ({"name_x": "<b>", "name_o": "Bob"}, "name_x"),
+        ({"name_x": "Bob", "name_o": "<b>&\"'"}, "name_o"),
+        ({"name_x": "A" * 13, "name_o": "Bob"}, "name_x"),
+        ({"name_x": "", "name_o": "Ann \U0001f642"}, "name_o"),
     ],
 )
-def test_names_must_be_two_short_different_words_or_none(play, names):
+def test_a_refused_name_is_said_beside_its_own_field(play, names, field):
     before = play.page()
     response = play.client.post("/new", data={**before.form("new-game"), "mode": "friend", **names})
     page = Page(response.text)
     assert response.status_code == 400 and page.message is None  # said in the form, not under the board
     error = page["new-game"].by_id("new-game-error")
     assert error.attrs["role"] == "alert" and "name" in error.text
+    inputs = {i.attrs["name"]: i for i in page["new-game"].iter("input") if i.attrs.get("name", "").startswith("name_")}
+    assert [n for n, i in inputs.items() if i.attrs.get("aria-invalid") == "true"] == [field]
+    assert "new-game-error" in inputs[field].attrs["aria-describedby"]
+    fieldset = next(f for f in page["new-game"].iter("fieldset") if f.by_id("new-game-error"))
+    order = [e.attrs.get("name") or e.attrs.get("id") for e in fieldset.iter() if e.tag in ("input", "p")]
+    assert order[order.index(field) + 1] == "new-game-error"  # right after the field it is about
+    if "different" not in error.text:
+        assert error.text == "A name is up to 12 letters of any script, digits, spaces, or . ' -."
     form = page.form("new-game")  # what was typed and chosen stays, to be mended
     assert (form["mode"], form["name_x"], form["name_o"]) == ("friend", names["name_x"], names["name_o"])
     assert play.page().form("new-game")["mode"] == "ai"
+
+
+@pytest.mark.parametrize(
+    ("name_x", "name_o", "status"),
+    [
+        ("Ann", "", "Ann (X) to move."),
+        ("", "Анна", "X to move."),
+        ("O'Brien", "J.R.", "O'Brien (X) to move."),
+        ("Anne-Marie", "देवी", "Anne-Marie (X) to move."),
+        ("李小龍", "Zoë", "李小龍 (X) to move."),
+    ],
+)
+def test_one_name_or_two_in_any_script(play, name_x, name_o, status):
+    page = play.new_game(mode="friend", name_x=name_x, name_o=name_o)
+    assert page["status"].text == status
+    form = page.form("new-game")
+    assert (form["name_x"], form["name_o"]) == (name_x, name_o)
+    labels = [dt.text for dt in page["score"].iter("dt")]
+    assert all(label.strip() != "wins" for label in labels)  # an unnamed player is not ""
+    assert any(name in " ".join(labels) for name in (name_x, name_o) if name)
 
 
 def test_names_are_ignored_against_the_ai(play):
@@ -100,6 +129,27 @@ def test_play_again_keeps_the_options_and_can_switch_sides(play):
     page = play.page()
     assert page.form("new-game")["side"] == "O" and page.marks.count("X") == 1
     assert page.form("new-game")["difficulty"] == "easy"
+
+
+@pytest.mark.parametrize(("side", "difficulty"), [("X", "easy"), ("O", "impossible")])
+def test_play_again_says_what_it_starts_and_where_to_change_it(play, side, difficulty):
+    play.new_game(side=side, difficulty=difficulty)
+    page = play.finish(random.Random(5))
+    buttons = [b.text for b in page["play-again"].iter("button")]
+    level, other = difficulty.capitalize(), "O" if side == "X" else "X"
+    assert buttons[0] == f"Play again: {level}, you {side}"
+    assert buttons[1].startswith(f"Play again as {other}: {level}, ")
+    assert page["play-again-note"].text.startswith("Play again keeps this game's choices.")
+    assert next(page["play-again-note"].iter("a")).attrs["href"] == "#new-game"
+    assert "Play again keeps this game's" in page["next-game-note"].text
+    play.submit("play-again")  # what the button said is what starts
+    started = play.page().form("new-game")
+    assert (started["side"], started["difficulty"]) == (side, difficulty)
+
+
+def test_playing_on_from_a_position_shows_one_form(play):
+    page = play.page("/?from=0-1-4")
+    assert page.root.by_id("start-from") is not None and page.root.by_id("new-game") is None
 
 
 def test_play_again_is_offered_only_when_the_game_is_over(play):

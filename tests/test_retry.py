@@ -46,7 +46,32 @@ def test_every_try_is_graded_by_the_judge(client, n):
 def test_the_last_retry_leads_back_to_the_review(client):
     page = tried(client, 2)
     assert page["next"].attrs["href"] == f"/review/{GAME}" and page["previous"].attrs["href"].endswith("/retry/1")
-    assert page["answer"].attrs["href"] == f"/review/{GAME}?ply=4&show=better"
+    assert page["in-review"].attrs["href"] == f"/review/{GAME}?ply=4&show=better"
+    assert page["answer"].attrs["href"] == f"/review/{GAME}/retry/2?show=answer"
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_a_try_is_drawn_on_the_board_right_or_wrong(client, n):
+    before = tried(client, n).marks
+    mover, best = judge.to_move(before), judge.optimal_moves(before)
+    for cell in (c for c in range(9) if before[c] == "."):
+        page = tried(client, n, cell)
+        assert page.marks == before[:cell] + mover + before[cell + 1 :]
+        drawn = page.cells[cell]
+        right = cell in best
+        assert f"tried-{'right' if right else 'wrong'}" in drawn.attrs["class"]
+        assert ("your try: " + mover + (", right" if right else ", not this one")) in drawn.text
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_the_answer_stays_in_the_retry_flow(client, n):
+    before = tried(client, n).marks
+    page = Page(client.get(f"/review/{GAME}/retry/{n}?show=answer").text)
+    starred = [i for i, c in enumerate(page.cells) if "answer" in c.attrs["class"].split()]
+    assert starred == sorted(judge.optimal_moves(before)) and not page.links
+    assert page["retry-answer"].text.startswith("The answer: ")
+    assert page["try-again"].attrs["href"] == f"/review/{GAME}/retry/{n}"
+    assert page.root.by_id("next") is not None  # on to the next mistake, or back to the review
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ from any position, a link to share, and pages that every visitor shares."""
 import re
 import struct
 import zlib
+from urllib.parse import parse_qs
 
 import pytest
 
@@ -202,10 +203,13 @@ def test_a_finished_game_links_to_its_review(play):
         play.follow(next(iter(page.links.values())))
         page = play.page()
     href = page["review"].attrs["href"]
-    assert re.fullmatch(r"/review/[0-8](-[0-8])*\?back=game", href)
+    path, query = href.split("?")
+    assert re.fullmatch(r"/review/[0-8](-[0-8])*", path)
+    assert parse_qs(query) == {"back": ["game"], "you": ["X"], "ai": ["medium"]}  # the default game
     review = Page(play.client.get(href).text)
     assert review["back-to-game"].attrs["href"] == "/#board"
-    assert all(a.attrs["href"].endswith("&back=game") for a in review["review-moves"].iter("a"))
+    links = [parse_qs(a.attrs["href"].split("?")[1]) for a in review["review-moves"].iter("a")]
+    assert links and all(q["back"] == ["game"] and q["you"] == ["X"] for q in links)
     final = Page(play.client.get(href + f"&ply={9 - page.marks.count('.')}").text)
     assert final.marks == page.marks
 

@@ -241,9 +241,11 @@ def test_after_a_room_game_its_review_and_the_explorer(app):
     assert host.page().root.by_id("review") is None
     play_out(host, guest)
     page = guest.page()
-    assert page["review"].attrs["href"] == "/review/0-3-1-4-2"
+    assert page["review"].attrs["href"] == "/review/0-3-1-4-2?o=Bob&x=Ann"  # the review names them
     assert page["explore"].attrs["href"] == "/explore/XXXOO...."
-    assert guest.client.get(page["review"].attrs["href"]).status_code == 200
+    review = Page(guest.client.get(page["review"].attrs["href"]).text)
+    said = review["share-text"].text
+    assert said.startswith("Tic-tac-toe, every move judged: Ann won in 3 of their moves (5 in all). Ann (X):")
 
 
 def test_without_javascript_a_waiting_players_page_reloads_itself_and_a_form_never_does(app):

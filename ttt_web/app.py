@@ -12,6 +12,7 @@ from flask import Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .core import tictactoe as ttt
+from .core.game import NAME_PATTERN, NAME_RULE
 from .explore import views as explore
 from .grade import cli as grade_cli
 from .learn import views as learn_views
@@ -89,6 +90,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
     urls.init_app(app)
+    app.jinja_env.globals.update(name_pattern=NAME_PATTERN, name_rule=NAME_RULE)  # one rule for every name field
     app.register_blueprint(play.bp)
     app.register_blueprint(review.bp)
     app.register_blueprint(retry.bp)

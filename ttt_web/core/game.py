@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
+import unicodedata
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 
@@ -21,6 +22,8 @@ DIFFICULTIES = ("easy", "medium", "impossible")
 MODES = ("ai", "friend")
 DEFAULTS = {"side": ttt.X, "difficulty": "medium", "mode": "ai"}
 NAME_LENGTH = 12  # a friend's name, as the status line and the score show it
+NAME_RULE = f"up to {NAME_LENGTH} letters of any script, digits, spaces, or . ' -"
+NAME_PATTERN = r"[\p{L}\p{M}\p{N} .'\-]*"  # the same rule for the browser's pattern attribute
 
 # Chance that the AI makes a mistake on a move, when a mistake is possible at all.
 MISTAKE_RATE = {"easy": 0.6, "medium": 0.25, "impossible": 0.0}
@@ -47,7 +50,7 @@ class Game:
         if self.side not in SIDES or self.difficulty not in DIFFICULTIES or self.mode not in MODES:
             raise GameError("Unknown game options.")
         if len(self.names) != 2 or not all(valid_name(name) for name in self.names):
-            raise GameError("Names are up to 12 letters, digits or spaces.")
+            raise GameError(f"A name is {NAME_RULE}.")
         board = ttt.initial_state()
         for cell in self.moves:
             board = _after(board, cell)
@@ -223,7 +226,10 @@ def action_name(action: ttt.Action) -> str:
 
 
 def valid_name(name: str) -> bool:
-    return len(name) <= NAME_LENGTH and all(c.isalnum() or c in " .'-" for c in name) and name == name.strip()
+    """A name by NAME_RULE: letters (with their accents and vowel signs), digits, spaces and
+    . ' - only, at most NAME_LENGTH of them, no space at either end; "" for none."""
+    allowed = all(unicodedata.category(c)[0] in "LMN" or c in " .'-" for c in name)
+    return len(name) <= NAME_LENGTH and allowed and name == name.strip()
 
 
 def clean_name(text: str) -> str:

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from functools import cached_property
 
 from ..core import tictactoe as ttt
-from .game import Game, GameError, valid_name
+from .game import NAME_RULE, Game, GameError, valid_name
 
 HOST, GUEST = 0, 1
 ID_LENGTH = 22  # characters of a room id: 128 random bits, URL-safe
@@ -67,7 +67,7 @@ class Room:
     def open(cls, host_key: str, link: Callable[[str], str], name: str = "") -> Room:
         """A new room with the host seated and the guest's seat free; `link(id)` is its address."""
         if not valid_name(name):
-            raise RoomError("A name is up to 12 letters, digits or spaces.")
+            raise RoomError(f"A name is {NAME_RULE}.")
         room_id = secrets.token_urlsafe(16)
         return cls(id=room_id, seats=(seat_hash(host_key), ""), token=new_key(), link=link(room_id), names=(name, ""))
 
@@ -169,7 +169,7 @@ class Room:
         free = self.seats.index("")
         other = self.names[1 - free]
         if not valid_name(name) or (name and name.casefold() == other.casefold()):
-            raise RoomError("A name is up to 12 letters, digits or spaces, and not your friend's.")
+            raise RoomError(f"A name is {NAME_RULE}, and not your friend's.")
         seats, names = list(self.seats), list(self.names)
         seats[free], names[free] = seat_hash(key), name
         joined = replace(self, seats=tuple(seats), names=tuple(names), score=(0, 0, 0), vacated=False)

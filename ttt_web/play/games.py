@@ -9,7 +9,8 @@ from datetime import UTC, datetime, timedelta
 from flask import Blueprint, render_template
 
 from ..core.costs import position_of
-from ..core.game import Game
+from ..core.game import SIDES, Game
+from ..core.players import Players
 from ..web import player
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -26,6 +27,7 @@ class Played:
     ended: datetime
     ago: str
     final: str  # the final board, 9 characters row by row
+    players: dict[str, str]  # who played, for the review's query
 
 
 @bp.get("/")
@@ -40,18 +42,35 @@ def played(record: dict, now: datetime) -> Played:
     game = player.finished_game(record)
     ended = datetime.fromisoformat(record["ended"])
     final = position_of(game.board)
-    return Played(record["moves"], result(game), outcome(game), opponent(game), ended, ago(now - ended), final)
+    players = Players.of(game).query()
+    if record["mode"] == "room":
+        said, colour, against = in_room(game, record)
+    else:
+        said, colour, against = result(game, record), outcome(game, record), opponent(game)
+    return Played(record["moves"], said, colour, against, ended, ago(now - ended), final, players)
 
 
-def result(game: Game) -> str:
+def in_room(game: Game, record: dict) -> tuple[str, str, str]:
+    """A room's round from this player's side: the result, its colour, and who against."""
+    side = record["side"]
+    other = game.names[1 - SIDES.index(side)] or "a friend"
+    said = {"win": "Won", "loss": "Lost", "draw": "Draw"}[record["outcome"]]
+    if record.get("resigned") is True:
+        said += ": you resigned or left" if record["outcome"] == "loss" else f": {other} resigned or left"
+    return said, record["outcome"], f"{other}, in a room; you played {side}"
+
+
+def result(game: Game, record: dict) -> str:
+    if record.get("left") is True:
+        return "Lost: left where the AI wins"
     if game.mode == "ai":
         return {"win": "Won", "loss": "Lost", "draw": "Draw"}[game.outcome]
     return f"{game.name(game.winner)} won" if game.winner else "Draw"
 
 
-def outcome(game: Game) -> str:
+def outcome(game: Game, record: dict) -> str:
     """The colour of a result: the human's outcome against the AI; between friends, none."""
-    return game.outcome if game.mode == "ai" else "draw"
+    return record["outcome"] if game.mode == "ai" else "draw"
 
 
 def opponent(game: Game) -> str:

@@ -15,6 +15,7 @@ from ..core.game import (
     DEFAULTS,
     DIFFICULTIES,
     MODES,
+    NAME_RULE,
     SIDES,
     Game,
     GameError,
@@ -23,6 +24,7 @@ from ..core.game import (
     parse_moves,
     valid_name,
 )
+from ..core.players import Players
 from ..web import player
 from ..web.board_view import BLANK, board_view
 from ..web.moves import requested_move
@@ -44,9 +46,10 @@ class Rejected(Exception):
 class FormRejected(Rejected):
     """New-game choices that cannot start a game: said beside the form, the choices kept."""
 
-    def __init__(self, message: str, choices: dict[str, str]) -> None:
+    def __init__(self, message: str, choices: dict[str, str], field: str = "") -> None:
         super().__init__(message, 400)
         self.choices = choices
+        self.field = field  # the form field the message is about, if one
 
 
 @bp.errorhandler(Rejected)
@@ -57,7 +60,7 @@ def rejected(exc: Rejected):
 
 @bp.errorhandler(FormRejected)
 def form_rejected(exc: FormRejected):
-    return page(form_error=exc.message, choices=exc.choices), exc.status
+    return page(form_error=exc.message, choices=exc.choices, error_field=exc.field), exc.status
 
 
 @bp.errorhandler(GameError)
@@ -117,24 +120,25 @@ def new_game():
     check_form_token()
     old = player.current_game()
     if old is not None and old.lost and not old.scored:
-        player.count(old, "loss")  # walking away from a lost game loses it
+        player.leave_lost(old)  # walking away from a lost game loses it
     game = Game.start(rng, moves=start, names=names, **options)
     player.save(game)
     return back_to_board(game)
 
 
 def friends(options: dict[str, str]) -> tuple[str, str]:
-    """The two players' names from the new-game form: both, or neither; only with a friend."""
-    names = tuple(clean_name(request.form.get(field, "")) for field in ("name_x", "name_o"))
+    """The two players' names from the new-game form, each optional; only with a friend. A
+    refusal names the field it is about, and keeps what was typed."""
+    fields = ("name_x", "name_o")
+    names = tuple(clean_name(request.form.get(field, "")) for field in fields)
     if options["mode"] != "friend" or names == ("", ""):
         return ("", "")
-    typed = {**options, "names": tuple(request.form.get(f, "")[:40] for f in ("name_x", "name_o"))}
-    if not all(names) or not all(valid_name(name) for name in names):
-        raise FormRejected(
-            "Give both players a name of up to 12 letters, digits or spaces, or leave both empty.", typed
-        )
+    typed = {**options, "names": tuple(request.form.get(f, "")[:40] for f in fields)}
+    bad = next((field for field, name in zip(fields, names, strict=True) if not valid_name(name)), "")
+    if bad:
+        raise FormRejected(f"A name is {NAME_RULE}.", typed, bad)
     if names[0].casefold() == names[1].casefold():
-        raise FormRejected("Give the two players different names.", typed)
+        raise FormRejected("Give the two players different names.", typed, "name_o")
     return names
 
 
@@ -235,6 +239,7 @@ def page(
     past: int | None = None,
     form_error: str = "",
     choices: dict | None = None,
+    error_field: str = "",
 ) -> str:
     """The game's page, with a note or an `error` message; `start`, a position to play on
     from, drawn instead of the game with a choice of who plays; `past`, an earlier move of
@@ -261,9 +266,11 @@ def page(
         message=message,
         error=error,
         form_error=form_error,
+        error_field=error_field,
         score=player.score(game),
         history=game.history() if game else [],
         review=format_moves(game.moves) if game and game.moves else "",
+        players=Players.of(game).query() if game else {},
         position=position_of((game or BLANK).board),
         start=format_moves(start) if start else "",
         start_game=start_game,

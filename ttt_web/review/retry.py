@@ -9,12 +9,12 @@ from flask import Blueprint, Response, abort, render_template, request
 
 from ..core.costs import position_of
 from ..core.game import Game, action_name, format_moves
-from ..core.judging import judge
-from ..core.words import outlook
-from ..web.board_view import position_view
+from ..core.judging import Judgement, judge
+from ..web.board_view import BoardView, position_view
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import url_for
-from .views import judge_all, reviewed, to_retry
+from .text import outlook
+from .views import judge_all, players_asked, reviewed, to_retry
 
 bp = Blueprint("retry", __name__, url_prefix="/review")
 
@@ -22,18 +22,28 @@ bp = Blueprint("retry", __name__, url_prefix="/review")
 @bp.get("/<moves>/retry/<int:n>")
 def mistake(moves: str, n: int):
     """The n-th move of the game that was not best (from 1), to find a better one for."""
-    cells = reviewed(moves).moves
-    plies = to_retry(cells)
+    cells, players = reviewed(moves).moves, players_asked()
+    plies = to_retry(cells, players)
     if not 1 <= n <= len(plies):
-        abort(404, f"This game has {len(plies)} moves to retry." if plies else "Every move of this game was best.")
+        yours = " of yours" if players.against_ai else ""
+        abort(404, f"This game has {len(plies)} moves{yours} to retry." if plies else f"Every move{yours} was best.")
     ply = plies[n - 1]
     before = Game(token="", mode="friend", moves=cells[: ply - 1])
     text = position_of(before.board)
-    here = url_for("retry.mistake", moves=format_moves(cells), n=str(n))
-    links = {cell: f"{here}?try={cell}" for cell in range(9) if text[cell] == "."}
+
+    def here(**more: str) -> str:
+        return url_for("retry.mistake", moves=format_moves(cells), n=str(n), **players.query(), **more)
+
+    links = {cell: here(**{"try": str(cell)}) for cell in range(9) if text[cell] == "."}
     tried = _tried(text)
     graded = judge(before.board, divmod(tried, 3)) if tried is not None else None
     solved = graded is not None and graded.verdict == "best"
+    answer = request.args.get("show") == "answer"
+    view = position_view(text, False, links=None if solved or answer else links, action=f"try {before.to_move} here")
+    if graded is not None:
+        draw_try(view, tried, before.to_move, solved)
+    if answer:
+        draw_answer(view, judge_all(cells)[ply - 1])
     page = render_template(
         "retry/retry.html",
         n=n,
@@ -43,13 +53,32 @@ def mistake(moves: str, n: int):
         game=judge_all(cells)[ply - 1],
         graded=graded,
         solved=solved,
-        view=position_view(text, False, links=None if solved else links, action=f"try {before.to_move} here"),
-        review=url_for("review.game", moves=format_moves(cells)),
-        moves=format_moves(cells),
+        view=view,
+        answer=answer,
+        here=here,
+        review=lambda **more: url_for("review.game", moves=format_moves(cells), **players.query(), **more),
+        other=lambda k: url_for("retry.mistake", moves=format_moves(cells), n=str(k), **players.query()),
+        actor=players.actor(before.to_move),
         cell=action_name,
-        outlook=outlook,
+        outlook=lambda value, mark: outlook(value, mark, players),
     )
     return Response(page, headers={"Cache-Control": PUBLIC_FOR_A_DAY})
+
+
+def draw_try(view: BoardView, cell: int, mark: str, right: bool) -> None:
+    """The tried move on the board, said right or wrong there too."""
+    drawn = view.rows[cell // 3][cell % 3]
+    drawn.mark, drawn.href = mark, ""
+    drawn.classes += f" mark-{mark.lower()} tried tried-{'right' if right else 'wrong'}"
+    drawn.label = f"{drawn.label.split(',')[0]}, your try: {mark}, {'right' if right else 'not this one'}"
+
+
+def draw_answer(view: BoardView, judged: Judgement) -> None:
+    """The best moves starred on the board."""
+    for row, col in judged.best_actions:
+        cell = view.rows[row][col]
+        cell.classes += " answer"
+        cell.label = f"{cell.label.split(',')[0]}, the answer: a best move"
 
 
 def _tried(text: str) -> int | None:

@@ -6,91 +6,40 @@ touch the session and a proxy may cache them."""
 from __future__ import annotations
 
 import functools
-import itertools
 from dataclasses import dataclass
 
 from flask import Blueprint, Response, abort, render_template, request
 
 from ..core import tictactoe as ttt
 from ..core.costs import position_of
-from ..core.game import Game, GameError, action_name, format_moves, parse_moves
-from ..core.judging import Judgement, accuracy, review, value_after
-from ..core.words import in_words, outlook, result_text
+from ..core.game import Game, GameError, format_moves, parse_moves
+from ..core.judging import Judgement, review
+from ..core.players import Players, PlayersError
 from ..web.board_view import BoardView, board_view
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import public_base, url_for, varies_by_host
 from .picture import png
+from .text import Move, result_text, share_text, summary, turned, turning_point
 
 bp = Blueprint("review", __name__, url_prefix="/review")
-
-TURNED = {
-    ("win", "draw"): "a win into a draw",
-    ("draw", "loss"): "a draw into a loss",
-    ("win", "loss"): "a win into a loss",
-}
-
-
-@dataclass(frozen=True)
-class Move:
-    """One judged move as the review lists it."""
-
-    ply: int  # 1-based
-    judged: Judgement
-    href: str
-
-    @property
-    def cell(self) -> str:
-        return action_name(self.judged.action)
-
-    @property
-    def best(self) -> list[str]:
-        return [action_name(a) for a in self.judged.best_actions]
-
-    @property
-    def value(self) -> int:
-        """The value after this move, X's point of view: 1, 0 or -1."""
-        return value_after(self.judged)
-
-    @property
-    def refutation(self) -> str:
-        """Perfect play after the move, each move with its mark: "X c1, O b1, X a3"."""
-        marks = itertools.cycle((self.other, self.judged.mark))
-        return ", ".join(f"{mark} {action_name(a)}" for mark, a in zip(marks, self.judged.refutation, strict=False))
-
-    @property
-    def other(self) -> str:
-        return ttt.O if self.judged.mark == ttt.X else ttt.X
-
-    @property
-    def explanation(self) -> str:
-        """The verdict in two sentences: whose move it was, what it leads to, and what that
-        player should have played."""
-        judged, mark, better = self.judged, self.judged.mark, " or ".join(self.best)
-        if judged.verdict == "best":
-            return f"Best move: {mark} played {self.cell}, which {outlook(judged.played, mark)}."
-        should = f"{mark} should have played {better}, which {outlook(judged.best, mark)}"
-        if judged.verdict == "inaccuracy":
-            return f"Inaccuracy: {mark} played {self.cell}, which {outlook(judged.played, mark)}. {should}."
-        turned = TURNED[judged.best.outcome, judged.played.outcome]
-        after = in_words(judged.played, mark, self.other)
-        line = f"; after {self.cell}, {after}: {self.refutation}" if self.refutation else ""
-        return f"{judged.verdict.capitalize()}: {mark} played {self.cell}, turning {turned}. {should}{line}."
 
 
 @bp.get("/<moves>")
 def game(moves: str):
     final = reviewed(moves)
-    cells = final.moves
-    base = url_for("review.game", moves=format_moves(cells))
-    back = "&back=game" if request.args.get("back") == "game" else ""
-    listed = [Move(n + 1, judged, f"{base}?ply={n + 1}{back}") for n, judged in enumerate(judge_all(cells))]
+    cells, players = final.moves, players_asked()
+    extra = {**players.query(), **({"back": "game"} if request.args.get("back") == "game" else {})}
+
+    def step(ply: int, **more: str) -> str:
+        return url_for("review.game", moves=format_moves(cells), ply=str(ply), **extra, **more)
+
+    listed = [Move(n + 1, judged, step(n + 1), players) for n, judged in enumerate(judge_all(cells))]
     turning = turning_point(listed)
     ply = _ply(len(cells), default=turning.ply if turning else len(cells))
     current = listed[ply - 1] if ply else None
     better = request.args.get("show") == "better" and current is not None and current.judged.verdict != "best"
     shown = Game(token="", mode="friend", moves=cells[: ply - 1 if better else ply])
-    final_text = result_text(final)
-    tally = summary(listed)
+    tally = summary(listed, players)
     site = public_base()
     response = Response(
         render_template(
@@ -99,27 +48,35 @@ def game(moves: str):
             ply=ply,
             current=current,
             better=better,
-            base=base,
-            back=back,
+            step=step,
+            back="back" in extra,
+            players=players,
             view=with_played(board_view(shown, teach_on=True, links=False), current.judged.action if better else None),
             position=position_of(shown.board),
             teach=True,
-            final_text=final_text,
+            final_text=result_text(final, players),
             summary=tally,
             turning=turning,
-            strip=strip(listed, f"{base}?ply=0{back}"),
+            strip=strip(listed, step(0)),
             turned=turned,
-            percent=percent,
-            retries=len(to_retry(cells)),
-            retry=url_for("retry.mistake", moves=format_moves(cells), n="1"),
+            retries=len(to_retry(cells, players)),
+            retry=url_for("retry.mistake", moves=format_moves(cells), n="1", **players.query()),
             from_here=format_moves(shown.moves) if shown.moves and not shown.over else "",
-            share=site + base,
-            share_text=f"Tic-tac-toe, every move judged: {final_text} {accuracy_text(tally)}",
+            share=site + url_for("review.game", moves=format_moves(cells), **players.query()),
+            share_text=share_text(final, players, tally),
             image=site + url_for("review.picture", moves=format_moves(cells)),
         )
     )
     response.headers["Cache-Control"] = PUBLIC_FOR_A_DAY
     return varies_by_host(response)
+
+
+def players_asked() -> Players:
+    """Who played, as the review's query says; 400 if it says it wrongly."""
+    try:
+        return Players.from_query(request.args)
+    except PlayersError as error:
+        abort(400, str(error))
 
 
 @bp.get("/<moves>/board.png")
@@ -158,9 +115,11 @@ def judge_all(cells: tuple[int, ...]) -> tuple[Judgement, ...]:
     return tuple(review([divmod(cell, 3) for cell in cells]))
 
 
-def to_retry(cells: tuple[int, ...]) -> list[int]:
-    """The plies (from 1) of the game's moves that were not best: the ones to retry."""
-    return [ply for ply, judged in enumerate(judge_all(cells), 1) if judged.verdict != "best"]
+def to_retry(cells: tuple[int, ...], players: Players) -> list[int]:
+    """The plies (from 1) of the people's moves that were not best: the ones to retry (not
+    the AI's)."""
+    judged = enumerate(judge_all(cells), 1)
+    return [ply for ply, move in judged if move.verdict != "best" and players.learns(move.mark)]
 
 
 def _ply(count: int, default: int) -> int:
@@ -168,46 +127,6 @@ def _ply(count: int, default: int) -> int:
     if not (value.isascii() and value.isdigit() and int(value) <= count):
         abort(400, f"A move of this game is numbered 0 to {count}.")
     return int(value)
-
-
-@dataclass(frozen=True)
-class Tally:
-    """One player's moves, judged: how many, how many best, and the accuracy (0 to 1)."""
-
-    mark: str
-    played: int
-    best: int
-    accuracy: float
-
-
-def summary(moves: list[Move]) -> list[Tally]:
-    """For X and O, if they moved: their tally, with accuracy from the exact values."""
-    judged = [m.judged for m in moves]
-    return [
-        Tally(mark, len(mine), sum(j.verdict == "best" for j in mine), accuracy(judged, mark))
-        for mark in (ttt.X, ttt.O)
-        if (mine := [j for j in judged if j.mark == mark])
-    ]
-
-
-def accuracy_text(tally: list[Tally]) -> str:
-    return " ".join(f"{t.mark}: {percent(t.accuracy)} accuracy." for t in tally)
-
-
-def percent(share: float) -> str:
-    return f"{round(100 * share)} %"
-
-
-def turning_point(moves: list[Move]) -> Move | None:
-    """The first move that changed the result; None if none did."""
-    return next((m for m in moves if (m.judged.best.outcome, m.judged.played.outcome) in TURNED), None)
-
-
-def turned(move: Move) -> str:
-    """The turning point in words: "Move 2, O at b1, turned a draw into a loss for O"."""
-    judged = move.judged
-    change = TURNED[judged.best.outcome, judged.played.outcome]
-    return f"Move {move.ply}, {judged.mark} at {move.cell}, turned {change} for {judged.mark}."
 
 
 @dataclass(frozen=True)
@@ -230,7 +149,7 @@ def strip(moves: list[Move], start: str) -> list[Point]:
     words = {1: "X wins", 0: "draw", -1: "O wins"}
     points = [Point(0, STRIP_LEFT, 2 * STRIP_HEIGHT, 0, start, "Before move 1: draw")]
     for move in moves:
-        label = f"Move {move.ply}, {move.judged.mark} at {move.cell}: {words[move.value]}"
+        label = f"Move {move.ply}, {move.label} at {move.cell}: {words[move.value]}"
         points.append(
             Point(
                 move.ply,

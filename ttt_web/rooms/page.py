@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from ..core import tictactoe as ttt
 from ..core.costs import position_of
-from ..core.game import cell_name, format_moves, mark_of
+from ..core.game import Game, cell_name, format_moves, mark_of
 from ..core.room import GUEST, HOST, Room
 from ..web.board_view import board_view
 from ..web.urls import url_for
@@ -50,8 +50,20 @@ def context(room: Room, version: int, you: int | None) -> dict:
         "qr": qr_svg(room.link) if you is not None and not room.full else None,
         "can_join": you is None and not room.full,
         "review": format_moves(room.moves) if room.over and room.moves else "",
+        "review_players": review_players(room),
         "position": position_of(room.game.board),
     }
+
+
+def round_game(room: Room) -> Game:
+    """This round's game with its players' names by their marks."""
+    names = {room.mark(who): room.names[who] for who in (HOST, GUEST)}
+    return replace(room.game, names=(names[ttt.X], names[ttt.O]))
+
+
+def review_players(room: Room) -> dict[str, str]:
+    """The review's query that names this round's players by their marks."""
+    return {room.mark(who).lower(): room.names[who] for who in (HOST, GUEST) if room.names[who]}
 
 
 class Rematch(NamedTuple):

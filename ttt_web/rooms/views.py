@@ -10,7 +10,7 @@ import hmac
 from collections.abc import Callable
 
 from flask import Blueprint, current_app, redirect, render_template, request
-from werkzeug.exceptions import BadRequest, Forbidden, NotFound
+from werkzeug.exceptions import Forbidden, NotFound
 
 from ..core.game import clean_name
 from ..core.room import Room, RoomError, new_key
@@ -43,13 +43,11 @@ def invite():
     game = player.current_game()
     if game is not None and not hmac.compare_digest(request.form.get("game", "").encode(), game.token.encode()):
         raise Forbidden("That button belongs to another game.")
-    key, base = new_key(), public_base()
+    key, base, typed = new_key(), public_base(), request.form.get("name", "")[:40]
     try:
-        room = Room.open(
-            key, lambda room_id: base + url_for("rooms.room", room_id=room_id), clean_name(request.form.get("name", ""))
-        )
-    except RoomError as exc:
-        raise BadRequest(str(exc)) from exc
+        room = Room.open(key, lambda room_id: base + url_for("rooms.room", room_id=room_id), clean_name(typed))
+    except RoomError as exc:  # said beside the field, what was typed kept
+        return render_template("rooms/new.html", error=str(exc), typed=typed, token=game.token if game else ""), 400
     sit(room.id, key, lambda _: room)
     return to_room(room.id)
 
@@ -132,8 +130,17 @@ def confirm_leave(room_id: str):
 def leave(room_id: str):
     key = player.seat_key(room_id)
     if key is not None:
+        remember_leaving(rooms().get(room_id), key)  # kept in the session data written below
         rooms().change({room_id: leaving(key)}, player.without_seat(room_id))
     return redirect(url_for("play.index"), 303)
+
+
+def remember_leaving(room: Room | None, key: str) -> None:
+    """The round a player leaves, over or resigned by leaving, in their list of games."""
+    if seated(room, key):
+        who = room.player(key)
+        remember(room, who)
+        remember(room.leave(who), who)
 
 
 @bp.post("/<room_id>/refresh")
@@ -151,10 +158,19 @@ def act(room_id: str, action: Callable[[Room, int | None], Room]):
 
     def change(room: Room | None) -> Room:
         found = existing(room)
+        remember(found, found.player(key))  # a round over, before the next one starts
         return action(found, found.player(key))
 
     rooms().update(room_id, change)
     return to_room(room_id)
+
+
+def remember(room: Room, who: int | None) -> None:
+    """A round over, in the list of games of the player `who` played it."""
+    if who is not None and room.over and room.moves:
+        winner = room.winner()
+        outcome = "draw" if winner is None else "win" if winner == who else "loss"
+        player.remember_round(roompage.round_game(room), room.mark(who), outcome, room.resigned is not None)
 
 
 def sit(room_id: str, key: str, change: Change) -> None:
@@ -197,6 +213,7 @@ def to_room(room_id: str):
 
 def page(room: Room, version: int, message: str | None = None) -> str:
     you = room.player(player.seat_key(room.id))
+    remember(room, you)
     values = roompage.context(room, version, you)
     refresh = roompage.REFRESH_SECONDS if values["waiting"] and player.auto_refresh_on() else None
     return render_template("rooms/room.html", **values, refresh=refresh, message=message)

@@ -39,22 +39,54 @@ def save(game: Game) -> None:
     setattr(g, KEPT_GAME, (data, game))
 
 
-def remember(game: Game) -> None:
-    """Put a finished game at the top of the player's games, keeping the last KEPT_GAMES.
-    Undo does not take it off: the game was played, and its review stays worth reading."""
+def leave_lost(game: Game) -> None:
+    """A game left where the AI wins with best play: a loss on the score and in the list."""
+    count(game, "loss")
+    remember(game, left=True)
+
+
+def remember(game: Game, left: bool = False) -> None:
+    """Put a finished game (or one `left` lost) at the top of the player's games, keeping the
+    last KEPT_GAMES: the games the score counts."""
     record = {
         "ref": game.ref,
         "moves": format_moves(game.moves),
-        "outcome": game.outcome,
+        "outcome": "loss" if left else game.outcome,
+        "left": left,
         "mode": game.mode,
         "difficulty": game.difficulty,
         "side": game.side,
         "names": list(game.names),
-        "ended": datetime.now(UTC).isoformat(timespec="seconds"),
     }
-    same = (record["ref"], record["moves"])
-    kept = [g for g in finished_games() if (g["ref"], g["moves"]) != same]
-    session["games"] = [record, *kept][:KEPT_GAMES]
+    keep(record, game)
+
+
+def keep(record: dict, game: Game) -> None:
+    """Put the record of `game` at the top of the list, once, dated now."""
+    record = {**record, "ended": datetime.now(UTC).isoformat(timespec="seconds")}
+    session["games"] = [record, *_others(game)][:KEPT_GAMES]
+
+
+def kept(game: Game) -> bool:
+    return len(_others(game)) < len(finished_games())
+
+
+def remember_round(game: Game, side: str, outcome: str, resigned: bool) -> None:
+    """Keep a room's round that this player played (as `side`), once: the names in `game`."""
+    if not kept(game):
+        record = {"ref": game.ref, "moves": format_moves(game.moves), "outcome": outcome, "left": False}
+        record |= {"mode": "room", "difficulty": DEFAULTS["difficulty"], "side": side, "names": list(game.names)}
+        keep({**record, "resigned": resigned}, game)
+
+
+def forget(game: Game) -> None:
+    """Take a game off the list, as undo takes its ending off the score."""
+    session["games"] = _others(game)
+
+
+def _others(game: Game) -> list[dict]:
+    same = (game.ref, format_moves(game.moves))
+    return [g for g in finished_games() if (g["ref"], g["moves"]) != same]
 
 
 def finished_games() -> list[dict]:
@@ -66,8 +98,9 @@ def finished_games() -> list[dict]:
 def finished_game(record: dict) -> Game:
     """The game a record of `finished_games` keeps; KeyError, TypeError or ValueError if the
     record does not hold one."""
-    options = {k: record[k] for k in ("mode", "difficulty", "side")}
-    return Game(token="", moves=parse_moves(record["moves"]) or (), names=tuple(record["names"]), **options)
+    options = {k: record[k] for k in ("difficulty", "side")}
+    mode = "friend" if record["mode"] == "room" else record["mode"]
+    return Game(token="", moves=parse_moves(record["moves"]) or (), names=tuple(record["names"]), mode=mode, **options)
 
 
 def _is_record(record: object) -> bool:
@@ -75,7 +108,9 @@ def _is_record(record: object) -> bool:
         return False
     try:
         datetime.fromisoformat(record["ended"])
-        return finished_game(record).over and isinstance(record["ref"], str)
+        ended = (record.get("left") is True and record["outcome"] == "loss") or record.get("resigned") is True
+        over = finished_game(record).over or ended
+        return over and isinstance(record["ref"], str)
     except (KeyError, TypeError, ValueError):
         return False
 
@@ -92,9 +127,11 @@ def count(game: Game, outcome: str, by: int = 1) -> None:
 
 
 def undo(game: Game) -> Game:
-    """The game with the human's last move taken back; a finished game no longer counts."""
+    """The game with the human's last move taken back; a finished game no longer counts, on
+    the score or in the list."""
     if game.scored:
         count(game, game.outcome, by=-1)
+        forget(game)
     reopened = game.undo()
     save(reopened)
     return reopened
@@ -122,7 +159,7 @@ def _rows(key: str) -> list[tuple[str, str, int]]:
         labels = ("X wins", "O wins", "Draws")
     else:
         first, second = json.loads(key.removeprefix("friend:"))
-        labels = (f"{first} wins", f"{second} wins", "Draws")
+        labels = (f"{first or 'The other player'} wins", f"{second or 'The other player'} wins", "Draws")
     tally = _tally((session.get("score") or {}).get(key))
     return list(zip(("wins", "losses", "draws"), labels, tally, strict=True))
 

@@ -1,0 +1,54 @@
+"""One rule for names everywhere (the new-game form, an invitation, taking a seat, a review's
+query): said in the same words, checked by the browser with the same pattern, any script's
+letters accepted, a refusal said beside its field with what was typed kept."""
+
+import pytest
+
+from tests.page import Page
+from tests.test_rooms import Seat
+from ttt_web.core.game import NAME_PATTERN, NAME_RULE, valid_name
+
+pytestmark = pytest.mark.unit
+
+GOOD = ["Ann", "Анна", "देवी", "李小龍", "O'Brien", "J.R.", "Anne-Marie", "Zoë", "A" * 12]
+BAD = ["<b>", "<b>&\"'", "Ann \U0001f642", "A" * 13, " Ann", "a/b", "x_y"]
+
+
+@pytest.mark.parametrize("name", GOOD + BAD)
+def test_the_rule_takes_any_scripts_letters_and_nothing_else(name):
+    assert valid_name(name) == (name in GOOD)  # the browser's side: test_browser_walk, by the same lists
+
+
+def name_fields(page: Page) -> list:
+    return [i for i in page.root.iter("input") if i.attrs.get("type") == "text" and "name" in i.attrs["name"]]
+
+
+def test_every_name_field_has_the_same_pattern_length_and_rule(client, app):
+    home = Page(client.get("/").text)
+    host = Seat(app.test_client()).invite("Ann")
+    join = Page(app.test_client().get(host.path).text)
+    fields = name_fields(home) + name_fields(join)
+    assert len(fields) == 4  # X's and O's, the invitation's, the seat's
+    assert all(f.attrs["pattern"] == NAME_PATTERN and f.attrs["maxlength"] == "12" for f in fields)
+    for page in (home, join):
+        rules = [p.text for p in page.root.iter("p") if "rule" in p.attrs.get("id", "")]
+        assert rules and all(NAME_RULE in rule for rule in rules)
+
+
+@pytest.mark.parametrize("name", ["<b>", "<b>&\"'", "Ann \U0001f642"])
+def test_a_refused_invitation_name_is_said_beside_the_field_and_kept(client, name):
+    response = client.post("/room/new", data={"name": name})
+    assert response.status_code == 400
+    page = Page(response.text)
+    field = name_fields(page)[0]
+    assert field.attrs["value"] == name and field.attrs["aria-invalid"] == "true"
+    assert page["invite-error"].text == f"A name is {NAME_RULE}."
+    assert "invite-error" in field.attrs["aria-describedby"]
+
+
+@pytest.mark.parametrize("name", ["Анна", "देवी", "O'Brien"])
+def test_any_scripts_name_opens_a_room_and_takes_a_seat(app, name):
+    host = Seat(app.test_client()).invite(name)
+    guest = Seat(app.test_client(), host.path)
+    guest.join("Zoë")
+    assert name in guest.page().root.text and "Zoë" in host.page().root.text

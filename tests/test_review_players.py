@@ -1,0 +1,133 @@
+"""The review from the players' side: "you" and the AI in a game against it (the AI's worse
+moves said to be on purpose, your moves the ones to retry), names between two people; every
+move's side and turning point checked against the independent judge."""
+
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from tests import judge
+from tests.page import Page
+
+pytestmark = pytest.mark.unit
+
+# X a1, O b1 (the AI's mistake: a draw into a loss), X c1 (yours: a win into a draw), ... O wins
+LOST = "0-1-2-3-5-4-6-7"
+POINTS = {"win": 2, "draw": 1, "loss": 0}
+AS_X = "you=X&ai=easy"
+
+
+def turns(moves: str) -> list[tuple[int, str, bool, bool]]:
+    """(ply, mark, best, turned) for each move, by the judge: whether it was a best move
+    (exact value kept) and whether it changed the outcome for its player."""
+    position, out = "." * 9, []
+    for ply, cell in enumerate(map(int, moves.split("-")), 1):
+        mark = judge.to_move(position)
+        outcomes = {c: judge.move_outcome(position, c)[0] for c in judge.children(position)}
+        best = max(POINTS[o] for o in outcomes.values())
+        out.append((ply, mark, cell in judge.optimal_moves(position), POINTS[outcomes[cell]] < best))
+        position = judge.children(position)[cell]
+    return out
+
+
+def review(client, moves: str, query: str) -> Page:
+    response = client.get(f"/review/{moves}?{query}")
+    assert response.status_code == 200
+    return Page(response.text)
+
+
+def test_the_ai_erred_first_yet_the_review_opens_on_your_turning_point(client):
+    judged = turns(LOST)
+    first = next(t for t in judged if t[3])
+    yours = next(t for t in judged if t[3] and t[1] == "X")
+    assert first[1] == "O" and first[0] < yours[0]  # the game is the case of the complaint
+    page = review(client, LOST, AS_X)
+    assert page["review-title"].attrs["data-ply"] == str(yours[0])
+    assert page["review-title"].text.startswith(f"Move {yours[0]} of 8: you played")
+    assert page["verdict"].text.split(": ")[1].startswith("you played")
+    assert page["turning-point"].text.startswith(f"Your turning point: Move {yours[0]}, you at")
+    assert page["turning-point"].text.endswith("for you.")
+    assert "The AI won in 4 of its moves (8 in all)." in page.title
+
+
+def test_the_ais_worse_moves_are_the_ais_and_on_purpose(client):
+    ai_errors = [t for t in turns(LOST) if t[1] == "O" and not t[2]]
+    assert ai_errors
+    for ply, *_ in ai_errors:
+        verdict = review(client, LOST, f"{AS_X}&ply={ply}")["verdict"].text
+        assert verdict.split(": ")[0].endswith(", on purpose") and ": the AI played" in verdict
+        assert "At easy, the AI plays a worse move on purpose on 60 % of its moves" in verdict
+    listed = {li.attrs["data-ply"]: li for li in review(client, LOST, AS_X)["review-moves"].iter("li")}
+    for ply, mark, best, _ in turns(LOST):
+        item = listed[str(ply)]
+        assert item.attrs["data-who"] == ("you" if mark == "X" else "the AI")
+        assert ("on purpose" in item.text) == (mark == "O" and not best)
+        assert ("you should have played" in item.text) == (mark == "X" and not best)
+
+
+def test_a_medium_ai_says_its_own_rate_and_an_impossible_one_that_it_never_errs(client):
+    page = review(client, LOST, "you=X&ai=medium&ply=2")
+    assert "At medium, the AI plays a worse move on purpose on 25 % of its moves" in page["verdict"].text
+    text = review(client, "4-0-2-6-3-5-1-7-8", "you=O&ai=impossible").root.text
+    assert "At impossible, the AI plays a best move every time." in text
+
+
+@pytest.mark.parametrize("moves", [LOST, "0-1-4-2-8"])  # the second: O's inaccuracy keeps the loss
+def test_your_accuracy_comes_first_and_says_what_it_counts(client, moves):
+    items = list(review(client, moves, "you=O&ai=easy")["review-summary"].iter("li"))
+    assert [li.attrs["data-mark"] for li in items] == ["O", "X"]
+    assert items[0].text.startswith("You (O) :") and items[1].text.startswith("AI (X, easy) :")
+    for li, mark in zip(items, "OX", strict=True):
+        mine = [t for t in turns(moves) if t[1] == mark]
+        kept, best = sum(not t[3] for t in mine), sum(t[2] for t in mine)
+        assert f"{kept} of {len(mine)} moves kept the best outcome, {best} of them the best move" in li.text
+
+
+def test_only_your_moves_are_retried_and_every_link_keeps_who_played(client):
+    for side in "XO":
+        query = f"you={side}&ai=easy"
+        yours = [ply for ply, mark, best, _ in turns(LOST) if mark == side and not best]
+        page = review(client, LOST, query)
+        link = page["retry"]
+        assert f"Retry the {len(yours)} moves of yours" in link.text
+        assert parse_qs(urlsplit(link.attrs["href"]).query) == {"you": [side], "ai": ["easy"]}
+        for n, ply in enumerate(yours, 1):
+            retry = Page(client.get(f"/review/{LOST}/retry/{n}?{query}").text)
+            assert retry["retry-title"].text == f"Retry {n} of {len(yours)}: your move ({side})"
+            assert retry["retry-task"].text.startswith(f"At move {ply}, you played")
+            assert side in parse_qs(urlsplit(retry["next"].attrs["href"]).query)["you"]
+        beyond = client.get(f"/review/{LOST}/retry/{len(yours) + 1}?{query}")
+        assert beyond.status_code == 404 and "moves of yours to retry" in beyond.text
+    steps = [a.attrs["href"] for a in page["review-moves"].iter("a")]
+    assert all(parse_qs(urlsplit(h).query)["you"] == ["O"] for h in steps)
+
+
+def test_two_people_are_named_in_the_review_and_its_share_text(client):
+    page = review(client, "0-1-4-2-8", "x=Ann&o=Bob")
+    assert page["verdict"].text.startswith("Mistake: Bob played b1, turning a draw into a loss. Bob should have")
+    assert page["turning-point"].text == "Move 2, Bob at b1, turned a draw into a loss for Bob."
+    assert page["share-text"].text == (
+        "Tic-tac-toe, every move judged: Ann won in 3 of their moves (5 in all)."
+        " Ann (X): 100 % accuracy. Bob (O): 75 % accuracy."
+    )
+    assert parse_qs(urlsplit(page["share-link"].attrs["href"]).query) == {"x": ["Ann"], "o": ["Bob"]}
+    assert "Retry the 2 moves that were not best" in page["retry"].text  # both people's moves
+
+
+def test_the_share_text_against_the_ai_says_your_side_and_accuracy(client):
+    page = review(client, "0-1-4-2-8", "you=X&ai=easy")
+    assert page["share-text"].text == (
+        "Tic-tac-toe against the AI at easy, every move judged: You won in 3 of your moves (5 in all)."
+        " I played X, with 100 % accuracy."
+    )
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["you=Q&ai=easy", "you=X", "ai=easy", "you=X&ai=hard", "you=X&ai=easy&x=Ann", "x=%3Cb%3E", "o=" + "A" * 13],
+)
+def test_a_query_that_does_not_say_who_played_gets_a_clear_page(client, query):
+    response = client.get(f"/review/0-1-4-2-8?{query}")
+    assert response.status_code == 400 and "Traceback" not in response.text
+    retry = client.get(f"/review/0-1-4-2-8/retry/1?{query}")
+    assert retry.status_code == 400

@@ -1,0 +1,216 @@
+"""What the review says of a game's moves, in the players' own words: "you" and the AI in a
+game against it (whose worse moves at easy and medium are said to be on purpose), the names
+of two people, or the marks X and O when nobody is named."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from ..core import tictactoe as ttt
+from ..core.game import Game, action_name
+from ..core.judging import Judgement, accuracy, value_after
+from ..core.players import Players
+
+TURNED = {
+    ("win", "draw"): "a win into a draw",
+    ("draw", "loss"): "a draw into a loss",
+    ("win", "loss"): "a win into a loss",
+}
+
+
+def other(mark: str) -> str:
+    return ttt.O if mark == ttt.X else ttt.X
+
+
+@dataclass(frozen=True)
+class Move:
+    """One judged move as the review lists it."""
+
+    ply: int  # 1-based
+    judged: Judgement
+    href: str
+    players: Players
+
+    @property
+    def mark(self) -> str:
+        return self.judged.mark
+
+    @property
+    def cell(self) -> str:
+        return action_name(self.judged.action)
+
+    @property
+    def best(self) -> list[str]:
+        return [action_name(a) for a in self.judged.best_actions]
+
+    @property
+    def value(self) -> int:
+        """The value after this move, X's point of view: 1, 0 or -1."""
+        return value_after(self.judged)
+
+    @property
+    def actor(self) -> str:
+        """Who made the move, mid-sentence: "you", "the AI", "Ann" or "X"."""
+        return self.players.actor(self.mark)
+
+    @property
+    def possessive(self) -> str:
+        """Whose move, mid-sentence: "your", "the AI's", "Ann's", "X's"."""
+        return "your" if self.actor == "you" else f"{self.actor}'s"
+
+    @property
+    def label(self) -> str:
+        return self.players.label(self.mark)
+
+    @property
+    def on_purpose(self) -> bool:
+        """A move that was not best, made by the AI on purpose (below impossible)."""
+        return self.judged.verdict != "best" and self.players.on_purpose(self.mark)
+
+    @property
+    def refutation(self) -> str:
+        """Perfect play after the move, each move with its mark: "X c1, O b1, X a3"."""
+        marks = itertools.cycle((other(self.mark), self.mark))
+        return ", ".join(f"{mark} {action_name(a)}" for mark, a in zip(marks, self.judged.refutation, strict=False))
+
+    @property
+    def should(self) -> str:
+        """What the mover should have played: "you should have played b2, which holds the draw"."""
+        better = " or ".join(self.best)
+        if self.on_purpose:
+            return f"its best was {better}, which {self.outlook(self.judged.best)}"
+        return f"{self.actor} should have played {better}, which {self.outlook(self.judged.best)}"
+
+    def outlook(self, value: ttt.MoveValue) -> str:
+        return outlook(value, self.mark, self.players)
+
+    @property
+    def explanation(self) -> str:
+        """The verdict in two sentences: whose move it was, what it leads to, and what that
+        player should have played; for the AI's deliberate errors, that they were."""
+        judged, mark = self.judged, self.mark
+        played = f"{self.actor} played {self.cell}"
+        if judged.verdict == "best":
+            return f"Best move: {played}, which {self.outlook(judged.played)}."
+        kind = f"{judged.verdict.capitalize()}{', on purpose' if self.on_purpose else ''}"
+        purpose = f" {self.players.purpose()}" if self.on_purpose else ""
+        should = self.should[:1].upper() + self.should[1:]
+        if judged.verdict == "inaccuracy":
+            return f"{kind}: {played}, which {self.outlook(judged.played)}. {should}.{purpose}"
+        after = in_words(judged.played, mark, self.players)
+        line = f"; after {self.cell}, {after}: {self.refutation}" if self.refutation else ""
+        return f"{kind}: {played}, turning {turned_text(judged)}. {should}{line}.{purpose}"
+
+
+def in_words(value: ttt.MoveValue, mark: str, players: Players) -> str:
+    """What a move of `mark` leads to with best play, the winner named and their own moves
+    counted: "draw with best play", "you win in 2 of your moves", "the AI wins on its next move"."""
+    if value.outcome == "draw":
+        return "draw with best play"
+    winner = mark if value.outcome == "win" else other(mark)
+    moves = (value.plies + 1) // 2 if value.outcome == "win" else value.plies // 2
+    who, theirs = players.actor(winner), players.possessive(winner)
+    wins = f"{who} {'win' if who == 'you' else 'wins'}"
+    if value.outcome == "win":
+        return f"{wins} now" if moves == 1 else f"{wins} in {moves} of {theirs} moves"
+    return f"{wins} on {theirs} next move" if moves == 1 else f"{wins} in {moves} of {theirs} moves"
+
+
+def outlook(value: ttt.MoveValue, mark: str, players: Players) -> str:
+    """What a move of `mark` leads to, to follow "which" or "it": "holds the draw", "wins in 2
+    of its moves", "loses: the AI wins on its next move"."""
+    if value.outcome == "draw":
+        return "holds the draw"
+    if value.outcome == "win":
+        moves = (value.plies + 1) // 2
+        return "wins at once" if moves == 1 else f"wins in {moves} of {players.possessive(mark)} moves"
+    return f"loses: {in_words(value, mark, players)}"
+
+
+def turned_text(judged: Judgement) -> str:
+    return TURNED[judged.best.outcome, judged.played.outcome]
+
+
+def turning_point(moves: list[Move]) -> Move | None:
+    """The first move of a person that changed the result; else the AI's; None if none did."""
+    turns = [m for m in moves if (m.judged.best.outcome, m.judged.played.outcome) in TURNED]
+    return next((m for m in turns if m.players.learns(m.mark)), turns[0] if turns else None)
+
+
+def turned(move: Move) -> str:
+    """The turning point in words: "Move 2, you at b1, turned a draw into a loss for you"."""
+    whose = "it" if move.actor == "the AI" else move.actor
+    said = f"Move {move.ply}, {move.actor} at {move.cell}, turned {turned_text(move.judged)} for {whose}"
+    if move.players.against_ai and not move.players.learns(move.mark):
+        return f"None of your moves changed the result. {said}, on purpose."
+    return f"{said}."
+
+
+@dataclass(frozen=True)
+class Tally:
+    """One player's moves, judged: how many, how many kept the best outcome, how many were
+    best, and the accuracy (0 to 1)."""
+
+    mark: str
+    label: str
+    played: int
+    kept: int
+    best: int
+    accuracy: float
+
+    @property
+    def text(self) -> str:
+        moves = "move" if self.played == 1 else "moves"
+        return (
+            f"{percent(self.accuracy)} accuracy: {self.kept} of {self.played} {moves} kept the best outcome,"
+            f" {self.best} of them the best move"
+        )
+
+
+def summary(moves: list[Move], players: Players) -> list[Tally]:
+    """For X and O, if they moved: their tally, with accuracy from the exact values; the
+    player's own first in a game against the AI."""
+    judged = [m.judged for m in moves]
+    marks = sorted((ttt.X, ttt.O), key=lambda mark: not players.learns(mark))
+    return [
+        Tally(
+            mark,
+            players.label(mark),
+            len(mine),
+            sum(j.verdict != "mistake" and j.verdict != "blunder" for j in mine),
+            sum(j.verdict == "best" for j in mine),
+            accuracy(judged, mark),
+        )
+        for mark in marks
+        if (mine := [j for j in judged if j.mark == mark])
+    ]
+
+
+def percent(share: float) -> str:
+    return f"{round(100 * share)} %"
+
+
+MARKS = Players()  # nobody named: the players are X and O
+
+
+def result_text(game: Game, players: Players = MARKS) -> str:
+    if not game.over:
+        return f"unfinished after {game.number} {'move' if game.number == 1 else 'moves'}."
+    if not game.winner:
+        return "A draw."
+    own = (game.number + 1) // 2  # the winner moved last
+    whose = players.possessive(game.winner)
+    return f"{players.subject(game.winner)} won in {own} of {whose} moves ({game.number} in all)."
+
+
+def share_text(game: Game, players: Players, tally: list[Tally]) -> str:
+    """What the share box offers to send: the result and the accuracy, with the players named."""
+    result = result_text(game, players)
+    if players.against_ai:
+        mine = next((t for t in tally if t.mark == players.you), None)
+        accurate = f", with {percent(mine.accuracy)} accuracy" if mine else ""
+        against = f"Tic-tac-toe against the AI at {players.ai}"
+        return f"{against}, every move judged: {result} I played {players.you}{accurate}."
+    scores = " ".join(f"{t.label}: {percent(t.accuracy)} accuracy." for t in tally)
+    return f"Tic-tac-toe, every move judged: {result} {scores}"
