@@ -26,6 +26,7 @@ from ..core.words import ending, in_words, outlook, result_text
 from ..web.board_view import position_view
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import url_for
+from . import pages
 
 bp = Blueprint("explore", __name__, url_prefix="/explore")
 MINUS = "\N{MINUS SIGN}"
@@ -83,15 +84,22 @@ def paste():
 @bp.get("/<text>")
 def position(text: str):
     checked(text)
+    student = students_answer(text)
+    if student is None:
+        return cached(Response(pages.kept((text, from_game()), lambda: position_page(text, None))))
+    return cached(Response(position_page(text, student)))
+
+
+def position_page(text: str, student: answers.Answer | None) -> str:
+    """The position's page; with a student's answer marked, without the trees below it (on
+    the page without the answer), which would make each such page cost what a first one does."""
     links = {n: here(child) for n, child in moves(text)}
     view = position_view(text, teach_on=True, links=links)
-    student = students_answer(text)
     if student and student.action in {(c.row, c.col) for row in view.rows for c in row}:
         marked = view.rows[student.action[0]][student.action[1]]
         marked.classes += " student"
         marked.label += "; your minimax's answer"
-    page = render_template("explore/position.html", **explained(text), **helpers(), view=view, answer=student)
-    return cached(Response(page))
+    return render_template("explore/position.html", **explained(text), **helpers(), view=view, answer=student)
 
 
 def students_answer(text: str) -> answers.Answer | None:
