@@ -35,7 +35,7 @@ def test_a_position_shows_every_move_its_line_and_its_refutations(client):
     assert listed["c1"]["data-value"] == "win" and listed["c1"]["data-plies"] == "1"
     assert listed["c1"]["data-verdict"] == "best"
     assert listed["a3"]["data-value"] == "loss" and listed["a3"]["data-verdict"] == "blunder"
-    assert "refuted by c2" in page["moves"].text
+    assert "refuted by O c2 (1, 2)" in page["moves"].text
     assert page["principal-variation"].attrs["data-moves"] == "c1"
     links = [a.attrs["href"] for a in page["moves"].iter("a")]
     assert "/explore/XXXOO...." in links and len(links) == 5

@@ -58,7 +58,7 @@ BUGS = (
         "wrong-player",
         BUG,
         wrong_player,
-        "best = max(actions(board), key=min_value)  # even when it is O's turn",
+        "best = max(actions(board), key=lambda a: min_value(result(board, a)))  # even when it is O's turn",
         "A real bug: playing O, it returns the move that is best for X, which is not the move minimax "
         "should return. It helps its opponent and walks into every trap.",
     ),

@@ -219,14 +219,17 @@ def listed(here_: ttt.Board, action: ttt.Action, child: str) -> dict:
     judged = judge(here_, action)
     mover = judged.mark
     words = in_words(judged.played, mover, other(mover))
-    refutation = [action_name(a) for a in judged.refutation] if judged.verdict != "best" else []
+    marks = itertools.cycle((other(mover), mover))
+    line = [(mark, action_name(a)) for mark, a in zip(marks, judged.refutation, strict=False)]
+    worse = judged.played.outcome != judged.best.outcome  # a refutation; else only a slower way
     return {
         "cell": action_name(action),
         "child": child,
         "utility": search.value(child),
         "judged": judged,
         "words": words,
-        "refutation": refutation,
+        "refutation": line if judged.verdict != "best" else [],
+        "refuted": worse,
     }
 
 

@@ -81,7 +81,10 @@ def failed(reply: dict, expected: str = "an answer") -> Wrong | None:
         why = f"tictactoe.py has no function named {reply['missing']}"
         return Wrong("a function by that name", "none", why, "missing")
     if "timeout" in reply:
-        why = f"{reply.get('call', 'it')} did not answer within {reply['timeout']:g} s on this board: an infinite loop?"
+        why = (
+            f"{reply.get('call', 'it')} did not answer within {reply['timeout']:g} s on this board: an infinite loop?"
+            " Or a search that would finish but too slowly (memoize or prune; --call-seconds gives it longer)"
+        )
         return Wrong(expected, "no answer", why, TIMEOUT, tuple(reply.get("where") or ()))
     if "crashed" in reply:
         return Wrong(expected, "no answer", f"the program ended (exit status {reply['crashed']})", "crashes")
