@@ -17,7 +17,7 @@ test: lint system-packages
 
 # The fast loop: lint and the unit tests (no server, no browser).
 check: lint
-	$(PY) -m pytest -q -m unit -p no:cacheprovider
+	$(PY) -m pytest -q -m "unit and not slow" -p no:cacheprovider
 
 lint: $(VENV)/.test-installed
 	$(PY) -m ruff check .

@@ -71,6 +71,7 @@ def two_levels(pos: str) -> list[tuple[str, int]]:
     return below
 
 
+@pytest.mark.slow
 def test_every_reachable_position_explained_as_the_judge_says(tmp_path):
     client = create_app({"SECRET_KEY": "s", "DATABASE": str(tmp_path / "ttt.sqlite3")}).test_client()
     for pos in sorted(judge.reachable()):
