@@ -24,33 +24,31 @@ def mistake(moves: str, n: int):
     """The n-th move of the game that was not best (from 1), to find a better one for."""
     cells, players = reviewed(moves).moves, players_asked()
     plies = to_retry(cells, players)
-    if not 1 <= n <= len(plies):
-        yours = " of yours" if players.against_ai else ""
-        abort(404, f"This game has {len(plies)} moves{yours} to retry." if plies else f"Every move{yours} was best.")
-    ply = plies[n - 1]
+    ply = _chosen(plies, n, players)
     before = Game.of_moves(cells[: ply - 1])
     text = position_of(before.board)
 
     def here(**more: str) -> str:
         return url_for("retry.mistake", moves=format_moves(cells), n=str(n), **players.query(), **more)
 
-    links = {cell: here(**{"try": str(cell)}) for cell in range(9) if text[cell] == "."}
     tried = _tried(text)
     graded = judge(before.board, action_of(tried)) if tried is not None else None
     solved = graded is not None and graded.verdict == "best"
     answer = request.args.get("show") == "answer"
-    view = position_view(text, False, links=None if solved or answer else links, action=f"try {before.to_move} here")
+    game = judge_all(cells)[ply - 1]
+    links = None if solved or answer else _try_links(text, here)
+    view = position_view(text, False, links=links, action=f"try {before.to_move} here")
     if graded is not None:
         draw_try(view, tried, before.to_move, solved)
     if answer:
-        draw_answer(view, judge_all(cells)[ply - 1])
+        draw_answer(view, game)
     page = render_template(
         "retry/retry.html",
         n=n,
         count=len(plies),
         ply=ply,
         mover=before.to_move,
-        game=judge_all(cells)[ply - 1],
+        game=game,
         graded=graded,
         solved=solved,
         view=view,
@@ -63,6 +61,19 @@ def mistake(moves: str, n: int):
         outlook=lambda value, mark: outlook(value, mark, players),
     )
     return Response(page, headers={"Cache-Control": PUBLIC_FOR_A_DAY})
+
+
+def _chosen(plies: list[int], n: int, players) -> int:
+    """The ply of the n-th move to retry; 404 with the count when there is none."""
+    if not 1 <= n <= len(plies):
+        yours = " of yours" if players.against_ai else ""
+        abort(404, f"This game has {len(plies)} moves{yours} to retry." if plies else f"Every move{yours} was best.")
+    return plies[n - 1]
+
+
+def _try_links(text: str, here) -> dict[int, str]:
+    """A link to try each empty cell."""
+    return {cell: here(**{"try": str(cell)}) for cell in range(9) if text[cell] == "."}
 
 
 def draw_try(view: BoardView, cell: int, mark: str, right: bool) -> None:
