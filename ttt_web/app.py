@@ -70,7 +70,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(practice.bp)
     app.register_blueprint(rooms.bp)
     app.register_blueprint(learn_views.bp)
-    limits.init_app(app)  # limits the rooms' invitations: after the blueprints
+    limits.init_app(app)
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
     app.add_template_filter(board_view.ij, "ij")  # the assignment's (i, j) beside a cell's name
     explore.warm(app)  # and what the explorer's first page shows

@@ -12,7 +12,7 @@ import hashlib
 import random
 import secrets
 import unicodedata
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 
 from ..core import tictactoe as ttt
@@ -51,10 +51,33 @@ class Game:
             raise GameError(f"A name is {NAME_RULE}.")
         board = ttt.initial_state()
         for cell in self.moves:
-            if ttt.terminal(board):
-                raise GameError("Moves after the end of the game.")
-            board = ttt.result(board, _action(cell))
+            board = _after(board, cell)
         object.__setattr__(self, "board", board)
+
+    def _derived(self, board: ttt.Board, **changes: object) -> Game:
+        """A copy with `changes` whose board is already known, so it is not replayed from
+        the start: a request replays its stored game once."""
+        game = object.__new__(Game)
+        for name in (f.name for f in fields(self)):
+            object.__setattr__(game, name, changes.get(name, getattr(self, name)))
+        object.__setattr__(game, "board", board)
+        return game
+
+    def _then(self, cell: int) -> Game:
+        """This game with one more move."""
+        return self._derived(_after(self.board, cell), moves=(*self.moves, cell))
+
+    def _back_to(self, number: int) -> Game:
+        """This game as it was after its first `number` moves, not counted in the score: the
+        later moves' cells emptied."""
+        board = [list(row) for row in self.board]
+        for cell in self.moves[number:]:
+            board[cell // 3][cell % 3] = ttt.EMPTY
+        return self._derived(board, moves=self.moves[:number], scored=False)
+
+    def counted(self) -> Game:
+        """This game, marked as counted in the score."""
+        return self._derived(self.board, scored=True)
 
     @classmethod
     def start(cls, rng: random.Random, moves: tuple[int, ...] = (), **options: str) -> Game:
@@ -151,7 +174,7 @@ class Game:
 
     def at(self, number: int) -> Game:
         """The game as it was after its first `number` moves."""
-        return replace(self, moves=self.moves[:number], scored=False)
+        return self._back_to(number)
 
     def history(self) -> list[tuple[str, str]]:
         """(mark, cell name) for each move so far, e.g. ("X", "b2")."""
@@ -169,12 +192,12 @@ class Game:
             raise GameError("There is no such cell on the board.")
         if cell in self.moves:
             raise GameError("That cell is already taken.")
-        return replace(self, moves=(*self.moves, cell)).ai_reply(rng)
+        return self._then(cell).ai_reply(rng)
 
     def ai_reply(self, rng: random.Random) -> Game:
         if self.over or self.to_move != self.ai_side:
             return self
-        return replace(self, moves=(*self.moves, cell_of(choose_move(self.board, self.difficulty, rng))))
+        return self._then(cell_of(choose_move(self.board, self.difficulty, rng)))
 
     def undo(self) -> Game:
         """Take back the human's last move, with the AI's reply after it in AI mode. A
@@ -183,7 +206,7 @@ class Game:
         while moves:
             moves.pop()
             if mark_of(len(moves)) != self.ai_side:
-                return replace(self, moves=tuple(moves), scored=False)
+                return self._back_to(len(moves))
         raise GameError("There is no move of yours to take back.")
 
     @property
@@ -239,6 +262,13 @@ def choose_move(board: ttt.Board, difficulty: str, rng: random.Random) -> ttt.Ac
         if worse:
             return rng.choice(worse)
     return rng.choice(best)
+
+
+def _after(board: ttt.Board, cell: int) -> ttt.Board:
+    """The board after a move at `cell`; GameError if the game was over."""
+    if ttt.terminal(board):
+        raise GameError("Moves after the end of the game.")
+    return ttt.result(board, _action(cell))
 
 
 def _action(cell: int) -> ttt.Action:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hmac
 from collections.abc import Callable
 
-from flask import Blueprint, redirect, render_template, request
+from flask import Blueprint, current_app, redirect, render_template, request
 from werkzeug.exceptions import Forbidden, NotFound
 
 from ..core.game import clean_name
@@ -18,6 +18,7 @@ from ..rooms import page as roompage
 from ..rooms import stream as roomstream
 from ..web import player
 from ..web.errors import http_error
+from ..web.limits import ROOM_MESSAGE, limiter
 from ..web.moves import requested_move
 from ..web.urls import public_base, url_for
 from .store import Change, rooms
@@ -37,6 +38,7 @@ def refused(exc: RoomError):
 
 
 @bp.post("/new")
+@limiter.limit(lambda: current_app.config["NEW_ROOM_LIMIT"], error_message=ROOM_MESSAGE)
 def invite():
     game = player.current_game()
     if game is not None and not hmac.compare_digest(request.form.get("game", "").encode(), game.token.encode()):

@@ -3,7 +3,12 @@ the session store, and on new rooms; and a limit on new sessions for the whole s
 many addresses together cannot either. Players who already have a session are never limited
 otherwise, so a school behind one address keeps playing however many games it starts.
 Retry-After is sent on a 429 only. An IPv6 client counts by its /64 network (client_network):
-one subscriber gets a whole /64, so counting its addresses one by one would count nothing."""
+one subscriber gets a whole /64, so counting its addresses one by one would count nothing.
+
+One limiter for the process (Flask-Limiter's app-factory pattern), so that a view declares
+its own limit with `@limiter.limit`; each app's `init_app` gives it that app's storage. A
+request that cannot change its session (a page) is let through by the first check, before
+any limit is resolved."""
 
 from __future__ import annotations
 
@@ -32,31 +37,82 @@ SITE_MESSAGE = (
 SITE = "whole-site"  # the key of the limit for the whole site
 KEY_PREFIX = "ttt:limit"
 ROOM_MESSAGE = "Too many new rooms from your network in a short time. Please wait a minute and try again."
-LIMITED_ALWAYS = ("rooms.invite",)  # endpoints limited per address even for players with a session
 CHANGING_GETS = ("/move",)  # GET routes that change the game; every POST may change it too
 
 
-def init_app(app: Flask) -> None:
-    # Flask-Limiter only tests these limits before the view (a newcomer past one costs nothing);
-    # a new session is counted by count_new_session, in one atomic step with the check.
-    per_address = ApplicationLimit(app.config["NEW_SESSION_LIMIT"], error_message=MESSAGE, deduct_when=never)
-    site = ApplicationLimit(
-        app.config["NEW_SESSION_SITE_LIMIT"], key_function=lambda: SITE, error_message=SITE_MESSAGE, deduct_when=never
-    )
-    limiter = Limiter(
-        client_network,
-        app=app,
-        application_limits=[per_address, site],
-        storage_uri=app.config.get("REDIS_URL") or "memory://",
-        storage_options=storage_options(app),
-        key_prefix=KEY_PREFIX,
-        headers_enabled=False,  # Retry-After on a 429 only (below), never on a page or a 503
-        swallow_errors=True,  # a limiter whose store is down lets players through
-    )
-    limiter.request_filter(unlimited)  # checked first: most requests cost no more than this
-    invite = app.view_functions["rooms.invite"]
-    app.view_functions["rooms.invite"] = limiter.limit(app.config["NEW_ROOM_LIMIT"], error_message=ROOM_MESSAGE)(invite)
+def client_network() -> str:
+    """Who a per-address limit counts: the client's IPv4 address (an IPv4 address written as
+    IPv6 too), or the /64 network of its IPv6 address. Every per-address bound uses this."""
+    address = get_remote_address()
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False))
 
+
+def changes_session(request: Request) -> bool:
+    """Whether a request may change its session: every POST, and the GET routes that change
+    the game. Only these can create a session."""
+    return request.method not in ("GET", "HEAD") or request.path in CHANGING_GETS
+
+
+def changes_nothing() -> bool:
+    """True for a request no limit applies to: one that cannot change its session."""
+    return not changes_session(request)
+
+
+def has_session() -> bool:
+    """True for a request the new-session limits do not count: one with a stored session
+    (or whose store could not be read)."""
+    environ = request.environ
+    return STORED in environ or STORE_ERROR in environ
+
+
+def creates_session(_response: Response) -> bool:
+    """True when this request is about to store a session that did not exist. (Asked in
+    this order, so that a request that changed nothing does not mark its session read.)"""
+    return (session.modified or session.written) and not session.read_version and bool(session)
+
+
+def never(_response: Response) -> bool:
+    return False
+
+
+# Flask-Limiter only tests the new-session limits before the view (a newcomer past one costs
+# nothing); a new session is counted by count_new_session, in one atomic step with the check.
+limiter = Limiter(
+    client_network,
+    application_limits=[
+        ApplicationLimit(
+            lambda: current_app.config["NEW_SESSION_LIMIT"],
+            error_message=MESSAGE,
+            exempt_when=has_session,
+            deduct_when=never,
+        ),
+        ApplicationLimit(
+            lambda: current_app.config["NEW_SESSION_SITE_LIMIT"],
+            key_function=lambda: SITE,
+            error_message=SITE_MESSAGE,
+            exempt_when=has_session,
+            deduct_when=never,
+        ),
+    ],
+    key_prefix=KEY_PREFIX,
+    headers_enabled=False,  # Retry-After on a 429 only (below), never on a page or a 503
+    swallow_errors=True,  # a limiter whose store is down lets players through
+)
+limiter.request_filter(changes_nothing)
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
+    app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", storage_options(app))
+    limiter.init_app(app)
     counted = [(item, client_network, MESSAGE) for item in parse_many(app.config["NEW_SESSION_LIMIT"])]
     counted += [(item, lambda: SITE, SITE_MESSAGE) for item in parse_many(app.config["NEW_SESSION_SITE_LIMIT"])]
     app.after_request(functools.partial(count_new_session, limiter, counted))
@@ -69,10 +125,6 @@ def init_app(app: Flask) -> None:
         current = limiter.current_limit
         response.headers["Retry-After"] = str(max(1, int(current.reset_at - time.time())) if current else 60)
         return response
-
-
-def never(_response: Response) -> bool:
-    return False
 
 
 def count_new_session(limiter: Limiter, counted: list[tuple[RateLimitItem, Callable, str]], response: Response):
@@ -111,39 +163,3 @@ def storage_options(app: Flask) -> dict:
     """On Redis, the limiter shares the session store's pool: one bound on connections."""
     store = app.extensions["ttt.store"]
     return {"connection_pool": store.client.connection_pool} if app.config.get("REDIS_URL") else {}
-
-
-def client_network() -> str:
-    """Who a per-address limit counts: the client's IPv4 address (an IPv4 address written as
-    IPv6 too), or the /64 network of its IPv6 address. Every per-address bound uses this."""
-    address = get_remote_address()
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if ip.version == 4:
-        return str(ip)
-    if ip.ipv4_mapped:
-        return str(ip.ipv4_mapped)
-    return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-
-
-def changes_session(request: Request) -> bool:
-    """Whether a request may change its session: every POST, and the GET routes that change
-    the game. Only these can create a session."""
-    return request.method not in ("GET", "HEAD") or request.path in CHANGING_GETS
-
-
-def unlimited() -> bool:
-    """True for a request no limit applies to: one with a stored session or that changes
-    none, unless its endpoint is limited for everyone."""
-    if request.endpoint in LIMITED_ALWAYS:
-        return False
-    environ = request.environ
-    return STORED in environ or STORE_ERROR in environ or not changes_session(request)
-
-
-def creates_session(_response: Response) -> bool:
-    """True when this request is about to store a session that did not exist. (Asked in
-    this order, so that a request that changed nothing does not mark its session read.)"""
-    return (session.modified or session.written) and not session.read_version and bool(session)

@@ -131,6 +131,6 @@ def set_headers(response: Response) -> Response:
     present = {name.lower() for name, _ in response.headers}  # a view's own header wins
     response.headers.extend((name, value) for name, value in headers.items() if name.lower() not in present)
     kept = request.endpoint == "static" and response.status_code < 400  # a file: Flask's own caching
-    if not kept and "Cache-Control" not in response.headers:
+    if not kept and "cache-control" not in present:
         response.headers["Cache-Control"] = "no-store"  # unless a view says otherwise (a review)
     return response
