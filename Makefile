@@ -23,6 +23,7 @@ lint: $(VENV)/.test-installed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
+	$(VENV)/bin/radon cc -n C ttt_web | (! grep .) || { echo "radon: functions rated C or worse (above)"; exit 1; }
 
 format: $(VENV)/.test-installed
 	$(PY) -m ruff check --fix .
