@@ -23,7 +23,8 @@ lint: $(VENV)/.test-installed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
-	$(VENV)/bin/radon cc -n C ttt_web | (! grep .) || { echo "radon: functions rated C or worse (above)"; exit 1; }
+	@rated=$$($(VENV)/bin/radon cc -n C -s ttt_web) || exit 1; \
+	if [ -n "$$rated" ]; then echo "$$rated"; echo "radon: functions rated C or worse (above)"; exit 1; fi
 
 format: $(VENV)/.test-installed
 	$(PY) -m ruff check --fix .
