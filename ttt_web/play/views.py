@@ -259,28 +259,34 @@ def page(
     game = player.current_game()
     teaching = player.teach_on()
     start_game = Game.of_moves(start) if start else None
-    view = shown_board(game, start_game, past, teaching)
     return render_template(
         "play/index.html",
-        game=game,
+        **about_the_game(game),
         past=past,
         here=board_url(game) if past is not None else "",  # the way back from an earlier board
-        token=game.token if game else "",
         options=choices or player.preferences(game),
-        view=view,
+        view=shown_board(game, start_game, past, teaching),
         teach=teaching,
         message=message,
         error=error,
         form_error=form_error,
         error_field=error_field,
-        score=player.score(game),
-        history=game.history() if game else [],
-        review=format_moves(game.moves) if game and game.moves else "",
-        players=Players.of(game).query() if game else {},
-        position=position_of((game or BLANK).board),
         start=format_moves(start) if start else "",
         start_game=start_game,
     )
+
+
+def about_the_game(game: Game | None) -> dict:
+    """What the page says of the current game, if any: its token, score, moves and players."""
+    return {
+        "game": game,
+        "token": game.token if game else "",
+        "score": player.score(game),
+        "history": game.history() if game else [],
+        "review": format_moves(game.moves) if game and game.moves else "",
+        "players": Players.of(game).query() if game else {},
+        "position": position_of((game or BLANK).board),
+    }
 
 
 def shown_board(game: Game | None, start_game: Game | None, past: int | None, teaching: bool) -> BoardView:
