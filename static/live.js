@@ -93,6 +93,13 @@ function follow(url) {
     source.close();
     window.location.reload(); // the room has closed: its address now says so
   });
+  source.addEventListener("error", () => {
+    // Closed for good: the server refused the stream (too many open: 429 or 503). The page
+    // reloads by itself instead, as it does without JavaScript, a little later each time.
+    if (source.readyState !== EventSource.CLOSED) return; // the browser reconnects by itself
+    const seconds = Number(document.querySelector("[data-events]").dataset.reloadSeconds || 10);
+    window.setTimeout(() => window.location.reload(), 1000 * seconds * (1 + Math.random() / 2));
+  });
 }
 
 function showCopyButtons() {

@@ -109,14 +109,21 @@ class Room:
         return room if room._well_formed() else None
 
     def _well_formed(self) -> bool:
+        return valid_id(self.id) and self._well_formed_texts() and self._well_formed_counts()
+
+    def _well_formed_texts(self) -> bool:
         texts = (self.id, self.token, self.link, self.leaver, *self.seats, *self.names)
         return (
-            valid_id(self.id)
-            and len(self.seats) == 2
+            len(self.seats) == 2
             and len(self.names) == 2
             and all(isinstance(text, str) for text in texts)
             and all(valid_name(name) for name in (*self.names, self.leaver))
-            and len(self.score) == 3
+        )
+
+    def _well_formed_counts(self) -> bool:
+        """The score, the round, and who resigned, offers or declined a rematch or left."""
+        return (
+            len(self.score) == 3
             and all(type(n) is int and n >= 0 for n in (*self.score, self.round))
             and self.resigned in (None, HOST, GUEST)
             and self.offer in (None, HOST, GUEST)

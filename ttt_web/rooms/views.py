@@ -18,6 +18,7 @@ from ..rooms import page as roompage
 from ..rooms import stream as roomstream
 from ..web import player
 from ..web.errors import http_error
+from ..web.limits import ROOM_MESSAGE, limiter
 from ..web.moves import requested_move
 from ..web.urls import public_base, url_for
 from .store import Change, rooms
@@ -38,6 +39,7 @@ def refused(exc: RoomError):
 
 
 @bp.post("/new")
+@limiter.limit(lambda: current_app.config["NEW_ROOM_LIMIT"], error_message=ROOM_MESSAGE)
 def invite():
     game = player.current_game()
     if game is not None and not hmac.compare_digest(request.form.get("game", "").encode(), game.token.encode()):
@@ -244,9 +246,9 @@ def to_room(room_id: str):
 def page(room: Room, version: int, message: str | None = None, **form) -> str:
     you = room.player(player.seat_key(room.id))
     remember(room, you)
-    values = roompage.context(room, version, you)
-    refresh = roompage.REFRESH_SECONDS if values["waiting"] and player.auto_refresh_on() else None
-    return render_template("rooms/room.html", **values, refresh=refresh, message=message, **form)
+    shown = roompage.context(room, version, you)
+    refresh = roompage.REFRESH_SECONDS if shown.waiting and player.auto_refresh_on() else None
+    return render_template("rooms/room.html", **shown.values(), refresh=refresh, message=message, **form)
 
 
 def confirm(room: Room, who: int, action: str, question: str, explanation: list[str], yes: str) -> str:
