@@ -76,7 +76,8 @@ def has_session() -> bool:
 def creates_session(_response: Response) -> bool:
     """True when this request is about to store a session that did not exist. (Asked in
     this order, so that a request that changed nothing does not mark its session read.)"""
-    return (session.modified or session.written) and not session.read_version and bool(session)
+    written = getattr(session, "written", False)  # a store that failed leaves a NullSession
+    return (session.modified or written) and not getattr(session, "read_version", 0) and bool(session)
 
 
 def never(_response: Response) -> bool:
