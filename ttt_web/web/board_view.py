@@ -30,6 +30,7 @@ class Cell:
     value: ttt.MoveValue | None = None  # in teach mode: what playing here leads to
     hint: str = ""  # in teach mode: the value in the player's words, e.g. "you win now"
     best: bool = False  # in teach mode: one of the best moves
+    places: str = ""  # the mark a move link places, for a script to draw it at once
 
 
 @dataclass(slots=True)
@@ -92,7 +93,8 @@ def board_view(
         said = f": {hint}" + ("; a best move" if best else "") if hint else ""
         if links:
             href = f"{link}n={shown.number}&row={row}&col={col}"  # tokens are URL-safe
-            cells.append(Cell(row, col, mark, classes, f"{name}, empty: place {mover}{said}", href, value, hint, best))
+            label = f"{name}, empty: place {mover}{said}"
+            cells.append(Cell(row, col, mark, classes, label, href, value, hint, best, places=mover))
         else:
             cells.append(Cell(row, col, mark, classes, f"{name}, empty{said}", "", value, hint, best))
     state = status(shown)
