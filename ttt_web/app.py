@@ -24,7 +24,7 @@ from .review import views as review
 from .rooms import store as roomstore
 from .rooms import views as rooms
 from .store.base import STORE_ERRORS
-from .web import board_view, errors, limits, security, sessions, urls
+from .web import board_view, errors, limits, security, sessions, theme, urls
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,6 +58,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_NAME="__Host-ttt" if https else "ttt",
         TEACH_COOKIE_NAME="__Host-ttt-teach" if https else "ttt-teach",
         REFRESH_COOKIE_NAME="__Host-ttt-still" if https else "ttt-still",  # set: no auto-refresh
+        THEME_COOKIE_NAME="__Host-ttt-theme" if https else "ttt-theme",  # "light" or "dark"; none: the system's
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=https,
@@ -100,6 +101,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(practice.bp)
     app.register_blueprint(rooms.bp)
     app.register_blueprint(learn_views.bp)
+    app.register_blueprint(theme.bp)
     limits.init_app(app)  # limits the rooms' invitations: after the blueprints
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
     app.add_template_filter(board_view.ij, "ij")  # the assignment's (i, j) beside a cell's name
