@@ -17,12 +17,14 @@ test: lint system-packages
 
 # The fast loop: lint and the unit tests (no server, no browser).
 check: lint
-	$(PY) -m pytest -q -m unit -p no:cacheprovider
+	$(PY) -m pytest -q -m "unit and not slow" -p no:cacheprovider
 
 lint: $(VENV)/.test-installed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
+	@rated=$$($(VENV)/bin/radon cc -n C -s ttt_web) || exit 1; \
+	if [ -n "$$rated" ]; then echo "$$rated"; echo "radon: functions rated C or worse (above)"; exit 1; fi
 
 format: $(VENV)/.test-installed
 	$(PY) -m ruff check --fix .

@@ -16,6 +16,11 @@ worker_connections = int(os.environ.get("TTT_WORKER_CONNECTIONS", "1000"))  # op
 keepalive = 5  # seconds a client has to send a request's headers (gevent), and to idle between requests
 timeout = 30  # a worker that stops answering its master for this long is restarted
 graceful_timeout = 10
+logger_class = "ttt_web.server.accesslog.AccessLog"  # the access log without game and seat tokens
+# X-Forwarded-Proto and the like are trusted from nobody unless said (gunicorn trusts 127.0.0.1 by
+# default): a client on the same host would otherwise choose the scheme of links on pages that
+# caches keep for everyone.
+forwarded_allow_ips = os.environ.get("TTT_FORWARDED_ALLOW_IPS", "")
 control_socket_disable = True  # else every instance of one user would share ~/.gunicorn/gunicorn.ctl
 # Past these, gunicorn answers by itself (400, 414 or 431, its own page without our headers).
 limit_request_line = 4094

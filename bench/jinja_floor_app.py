@@ -8,6 +8,7 @@ from flask import render_template
 
 from ttt_web.app import create_app
 from ttt_web.core.game import DEFAULTS, Game
+from ttt_web.core.players import Players
 from ttt_web.web import board_view as board
 from ttt_web.web import player as state
 
@@ -33,10 +34,13 @@ def page():
         score=[("wins", "Wins", 0), ("losses", "Losses", 0), ("draws", "Draws", 0)],
         history=game.history(),
         review="0-4",
+        players=PLAYERS,
         position="X...O....",
         start="",
     )
 
+
+PLAYERS = Players.of(game).query()
 
 with game_app.test_request_context("/"):
     VIEW = board.board_view(game, False)

@@ -100,7 +100,7 @@ def wrk(url: str, seconds: float, script: Path | None = None, args: list[str] = 
         command += ["-s", str(script)]
     out = subprocess.run([*command, url, "--", *args], capture_output=True, text=True, check=True).stdout
     errors = sum(int(n) for n in re.findall(r"(?:Non-2xx or 3xx responses|connect|read|write|timeout):? (\d+)", out))
-    latency = {p: float(v) * UNITS[u] for p, v, u in re.findall(r"^\s+(50|99)%\s+([\d.]+)(us|ms|s)$", out, re.M)}
+    latency = {p: float(v) * UNITS[u] for p, v, u in re.findall(r"^\s+(50|99)%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)}
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     return {"rps": rps, "p50": latency["50"], "p99": latency["99"], "errors": errors}
 

@@ -1,6 +1,9 @@
 // Progressive enhancement, for pages that work without it. Two things:
 // - a page with data-events follows that event stream (a room) and swaps in the parts of the
-//   page that changed; what the visitor typed, where the focus is and what is selected stay;
+//   page that changed; what the visitor typed, where the focus is and what is selected stay,
+//   and a form in use is never swapped out (if its seat was taken, the page says who took it);
+//   while the stream is down the page says "Reconnecting…", and a move tapped then is not sent
+//   to a server that cannot be reached; a move replaces the page's history entry;
 // - a button with data-copy copies the value of the field it names (a room's link, a review's
 //   share text).
 "use strict";
@@ -23,14 +26,63 @@ function keepWhatTheVisitorDid(swap) {
   }
 }
 
+const QUIET_MS = 3000; // a stream that ends by design comes back within 2 s: no need to say so
+
+function say(text) {
+  const line = document.getElementById("connection");
+  if (!line) return;
+  line.textContent = text;
+  line.hidden = !text;
+}
+
+function inUse(part, html) {
+  // A form the visitor has focused or typed in, which the new part would take away.
+  const used = (form) => form.contains(document.activeElement) || [...form.querySelectorAll("input[type=text]")].some((field) => field.value !== field.defaultValue);
+  return [...part.querySelectorAll("form[id]")].find((form) => used(form) && !html.includes(`id="${form.id}"`)) || null;
+}
+
+function keepForm(form, html) {
+  // The form stays, with what was typed; a note above it says who took the seat.
+  const seat = form.querySelector("input[name=seat]");
+  const parsed = document.createElement("div");
+  parsed.innerHTML = html;
+  const note = seat && parsed.querySelector(`#seat-taken-${seat.value}`);
+  if (!note || form.querySelector(".seat-taken")) return;
+  const said = note.content.firstElementChild.cloneNode(true);
+  said.classList.add("seat-taken");
+  form.prepend(said);
+}
+
 function follow(url) {
   const source = new EventSource(url);
+  let quiet = 0;
+  source.addEventListener("open", () => {
+    clearTimeout(quiet);
+    say("");
+  });
+  source.addEventListener("error", () => {
+    if (source.readyState === EventSource.CLOSED) return;
+    clearTimeout(quiet);
+    quiet = setTimeout(() => { if (source.readyState !== EventSource.OPEN) say("Reconnecting…"); }, QUIET_MS);
+  });
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest("#board a[href]");
+    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    event.preventDefault();
+    if (source.readyState === EventSource.OPEN) return window.location.replace(link.href);
+    fetch(window.location.href, { method: "HEAD", cache: "no-store" }).then(
+      () => window.location.replace(link.href),
+      () => say("Reconnecting… The server cannot be reached: your move was not sent."),
+    );
+  });
   source.addEventListener("room", (event) => {
     const update = JSON.parse(event.data);
     keepWhatTheVisitorDid(() => {
       for (const [id, html] of Object.entries(update.parts)) {
         const part = document.getElementById(id);
-        if (part) part.innerHTML = html;
+        const form = part && inUse(part, html);
+        if (form) keepForm(form, html);
+        else if (part) part.innerHTML = html;
       }
     });
     document.title = update.title + " · Tic-tac-toe";
@@ -40,6 +92,13 @@ function follow(url) {
   source.addEventListener("gone", () => {
     source.close();
     window.location.reload(); // the room has closed: its address now says so
+  });
+  source.addEventListener("error", () => {
+    // Closed for good: the server refused the stream (too many open: 429 or 503). The page
+    // reloads by itself instead, as it does without JavaScript, a little later each time.
+    if (source.readyState !== EventSource.CLOSED) return; // the browser reconnects by itself
+    const seconds = Number(document.querySelector("[data-events]").dataset.reloadSeconds || 10);
+    window.setTimeout(() => window.location.reload(), 1000 * seconds * (1 + Math.random() / 2));
   });
 }
 

@@ -1,4 +1,5 @@
 import contextlib
+import inspect
 import json
 import os
 import sqlite3
@@ -22,6 +23,7 @@ CHROMIUM = "/usr/bin/chromium"
 KINDS = ("unit", "server", "browser")
 BROWSER_FIXTURES = {"page", "context", "browser"}
 SERVER_FIXTURES = {"live_server", "redis_server"}
+SERVER_CALLS = ("servers.gunicorn(", "servers.make_run(", "RedisServer(")
 
 
 def pytest_collection_modifyitems(items):
@@ -38,9 +40,18 @@ def kind_of(item) -> str:
     if fixtures & BROWSER_FIXTURES:
         return "browser"
     params = getattr(getattr(item, "callspec", None), "params", {})
-    if fixtures & SERVER_FIXTURES or "redis" in params.values():
+    if fixtures & SERVER_FIXTURES or "redis" in params.values() or starts_servers(item):
         return "server"
     return "unit"
+
+
+def starts_servers(item) -> bool:
+    """Whether the test's own code starts a server through tests/servers.py."""
+    try:
+        source = inspect.getsource(item.function)
+    except (OSError, TypeError):
+        return False
+    return any(call in source for call in SERVER_CALLS)
 
 
 @pytest.fixture(scope="session")

@@ -166,10 +166,11 @@ class HttpClient:
     helper drives both.
     """
 
-    def __init__(self, base: str, timeout: float = 30) -> None:
+    def __init__(self, base: str, timeout: float = 30, source: str | None = None) -> None:
         parts = urlsplit(base)
         self.host, self.port = parts.hostname, parts.port
         self.timeout = timeout
+        self.source = (source, 0) if source else None  # a loopback address of its own
         self.cookies: dict[str, str] = {}
 
     def get(self, path: str, headers: dict | None = None) -> Response:
@@ -184,7 +185,7 @@ class HttpClient:
         headers = dict(headers or {})
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout, source_address=self.source)
         try:
             connection.request(method, path.replace("&amp;", "&"), body, headers)
             raw = connection.getresponse()

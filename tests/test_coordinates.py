@@ -18,8 +18,7 @@ PAGES = [
     "/review/4-0-8-2-6?ply=2",
     "/review/4-0-8-2-6/retry/1",
     "/practice/?position=XO.......",
-    "/",
-]
+]  # not the game's own page: players are spoken to in cell names alone
 
 
 @pytest.mark.unit

@@ -82,6 +82,7 @@ def images(pos: str) -> set[str]:
     return found
 
 
+@pytest.mark.slow
 def test_the_empty_board_costs_what_the_literature_says():
     c = costs.costs(".........")
     assert (c.plain, c.memo, c.symmetry) == (549_946, 5_478, 765)

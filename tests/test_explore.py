@@ -8,7 +8,7 @@ from tests.conftest import Player
 from tests.page import Page
 from ttt_web.app import create_app
 from ttt_web.core import costs
-from ttt_web.core.game import cell_name
+from ttt_web.core.position import cell_name
 
 
 def moves(page: Page) -> dict[str, dict]:
@@ -35,7 +35,7 @@ def test_a_position_shows_every_move_its_line_and_its_refutations(client):
     assert listed["c1"]["data-value"] == "win" and listed["c1"]["data-plies"] == "1"
     assert listed["c1"]["data-verdict"] == "best"
     assert listed["a3"]["data-value"] == "loss" and listed["a3"]["data-verdict"] == "blunder"
-    assert "refuted by c2" in page["moves"].text
+    assert "refuted by O c2 (1, 2)" in page["moves"].text
     assert page["principal-variation"].attrs["data-moves"] == "c1"
     links = [a.attrs["href"] for a in page["moves"].iter("a")]
     assert "/explore/XXXOO...." in links and len(links) == 5
@@ -71,6 +71,7 @@ def two_levels(pos: str) -> list[tuple[str, int]]:
     return below
 
 
+@pytest.mark.slow
 def test_every_reachable_position_explained_as_the_judge_says(tmp_path):
     client = create_app({"SECRET_KEY": "s", "DATABASE": str(tmp_path / "ttt.sqlite3")}).test_client()
     for pos in sorted(judge.reachable()):

@@ -5,8 +5,8 @@ import re
 
 import pytest
 
+from bench.difficulty import win_rates
 from tests import judge
-from ttt_web.core.game import win_rates
 
 
 def test_playing_o_lets_the_ai_open(play):
@@ -143,6 +143,7 @@ def test_history_lists_the_moves_in_the_notation_the_page_explains(play):
     assert "Columns a\u2013c from the left, rows 1\u20133 from the top" in page.html
 
 
+@pytest.mark.slow
 def test_teach_mode_values_match_an_exhaustive_solution(play):
     play.new_game(mode="friend")
     play.submit("teach")

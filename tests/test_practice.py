@@ -5,7 +5,7 @@ import pytest
 
 from tests import judge
 from tests.page import Page
-from ttt_web.core.game import cell_name
+from ttt_web.core.position import cell_name
 
 POS = "XX.OO...."  # X to move: c1 wins, c2 draws, the rest lose
 

@@ -11,7 +11,7 @@ import pytest
 from tests import judge
 from tests.page import Page
 from ttt_web.core import judging
-from ttt_web.core.game import cell_name
+from ttt_web.core.position import cell_name
 
 GAME = "0-1-4-2-8"  # X a1, O b1 (a mistake), X b2, O c1, X c3 wins
 

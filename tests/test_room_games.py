@@ -47,8 +47,8 @@ def test_resigning_and_leaving_are_kept_and_outlive_the_room(app):
     assert [g[:2] for g in games(guest)] == [("4", "loss")]
     assert "you resigned or left" in games(guest)[0][2]
     host.page()
-    assert [g[:2] for g in games(host)] == [("4", "win")] and "resigned or left" in games(host)[0][2]
+    assert [g[:2] for g in games(host)] == [("4", "win")] and "Bob resigned or left" in games(host)[0][2]
     host.post("leave-confirm", at=f"{host.path}/leave")  # the room closes
-    assert host.client.get(host.path).status_code == 404
+    assert host.client.get(host.path).status_code == 410
     assert [g[:2] for g in games(host)] == [("4", "win")]  # the game stays in the list
     assert Page(host.client.get("/games/").text)  # and the page renders

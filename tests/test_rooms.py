@@ -13,7 +13,7 @@ import redis
 from tests import servers
 from tests.conftest import records
 from tests.page import Page
-from ttt_web.core.room import GUEST, HOST, Room, RoomError, new_key
+from ttt_web.core.room import GUEST, HOST, Room, RoomError, issue_id, issued, new_key, valid_id
 from ttt_web.rooms import page as roompage
 from ttt_web.web.moves import NOT_FROM_HERE
 
@@ -77,7 +77,7 @@ LINK = "https://ttt.example/room/{}".format
 
 
 def opened(name: str = "", key: str | None = None) -> Room:
-    return Room.open(key or new_key(), LINK, name)
+    return Room.open(key or new_key(), LINK, name, secret=b"test")
 
 
 def played(room: Room, cells) -> Room:
@@ -173,12 +173,14 @@ def test_leaving_gives_up_the_seat_not_the_room():
     room = played(opened("Ann", host_key).join(guest_key, "Bob"), [0, 4, 8])
     left = room.leave(GUEST)  # mid-game: counted as resigned
     assert (left.seats[GUEST], left.names, left.moves, left.score) == ("", ("Ann", ""), room.moves, (1, 0, 0))
+    assert left.leaver == "Bob" and left.name(GUEST) == "Bob"
     assert left.over and left.winner() == HOST and not left.empty and left.player(host_key) == HOST
     assert left.player(guest_key) is None
     with pytest.raises(RoomError, match="Your friend has left"):
         left.rematch(HOST, left.seat_token(HOST))
-    joined = left.join(newcomer, "Cy")  # someone new: a new score and a new round
-    assert (joined.names, joined.score, joined.moves, joined.round) == (("Ann", "Cy"), (0, 0, 0), (), 2)
+    joined = left.join(newcomer, "Cy")  # someone new: Ann keeps her win, Cy starts at none, and a new round
+    assert (joined.names, joined.score, joined.moves, joined.round) == (("Ann", "Cy"), (1, 0, 0), (), 2)
+    assert joined.leaver == ""
     assert joined.player(newcomer) == GUEST
     assert joined.leave(HOST).leave(GUEST).empty
 
@@ -192,15 +194,27 @@ def test_leaving_before_a_move_or_after_the_end_changes_no_score():
         room.leave(None)
 
 
+def test_a_room_id_is_signed_so_that_one_never_issued_is_told_from_a_closed_one():
+    ids = {issue_id(b"site") for _ in range(200)}
+    assert len(ids) == 200 and all(valid_id(room_id) and issued(room_id, b"site") for room_id in ids)
+    room_id = ids.pop()
+    assert not issued(room_id, b"another site")
+    changed = [room_id[:i] + c + room_id[i + 1 :] for i in range(21) for c in "Ab" if c != room_id[i]]
+    assert not any(issued(other, b"site") for other in changed)
+    assert not issued("A" * 22, b"site") and not issued("short", b"site") and not issued("=" * 22, b"site")
+    assert issued(opened().id, b"test")
+
+
 def test_a_room_round_trips_through_json_and_refuses_damaged_data():
     room = played(opened("Ann").join(new_key(), "Bob"), [4])
     assert Room.from_data(json.loads(json.dumps(room.to_data()))) == room
     damages = [{"moves": [4, 4]}, {"id": "short"}, {"seats": ["a"]}, {"score": "x"}, {"names": [1, 2]}]
-    damages += [{"offer": 2}, {"declined": "no"}, {"link": None}]
+    damages += [{"offer": 2}, {"declined": "no"}, {"link": None}, {"leaver": "<b>"}, {"leaver": 3}]
     for damage in damages:
         assert Room.from_data({**room.to_data(), **damage}) is None
     assert Room.from_data(None) is None
     assert Room.from_data({k: v for k, v in room.to_data().items() if k != "offer"}) is None
+    assert Room.from_data({k: v for k, v in room.to_data().items() if k != "leaver"}) == room  # stored before it
 
 
 # Over HTTP, on both stores.
@@ -261,7 +275,7 @@ def test_without_javascript_a_waiting_players_page_reloads_itself_and_a_form_nev
     host.move(1, 1)
     assert REFRESH in host.page().html and REFRESH not in guest.page().html
     watcher = Seat(app.test_client(), host.path).page()
-    assert "refresh" not in watcher.html and watcher["live-board"]  # spectators follow the stream only
+    assert REFRESH in watcher.html and watcher["live-board"]  # a spectator's page reloads too (JS off)
 
 
 REFRESH = '<noscript><meta http-equiv="refresh"'  # JavaScript on: the event stream, no reload
@@ -329,8 +343,11 @@ def test_stale_forged_and_replayed_links_change_nothing(app):
     host.post("rematch")
     assert guest.client.get(guest_link).status_code == 403  # a link of round 1, replayed in round 2
     assert host.page().marks == "." * 9
-    assert host.client.get("/room/AAAAAAAAAAAAAAAAAAAAAA").status_code == 404
-    assert host.client.get("/room/not-a-room").status_code == 404
+    for never in ["AAAAAAAAAAAAAAAAAAAAAA", "not-a-room", "doesnotexist", host.path[6:-1] + "A", "é" * 22]:
+        response = host.client.get(f"/room/{never}")
+        assert response.status_code == 404 and "There is no such room" in response.text, never
+        assert "closed" not in response.text
+        assert host.client.post(f"/room/{never}/join", data={"name": "Cy"}).status_code == 404
     assert host.client.get("/room/AAAAAAAAAAAAAAAAAAAAAA/move?n=0&row=0&col=0&game=x").status_code == 404
 
 
@@ -345,13 +362,17 @@ def test_resign_and_leave_ask_first(app):
     assert guest.page()["status"].text == "You resigned. Ann won."
     assert host.page()["room-score"].attrs["data-host"] == "1"
     confirm = Page(host.client.get(host.page()["leave"].attrs["href"]).text)
-    assert "Bob keeps the board and the score" in confirm.html
+    assert "Bob keeps the board and their 0 wins in this room" in confirm.html
+    assert "Whoever takes your seat starts with no wins" in confirm.html
     assert host.client.post(confirm.action("leave-confirm"), data=confirm.form("leave-confirm")).status_code == 303
     page = guest.page()  # the guest keeps the room, the board and the score, and can invite again
     assert page.marks == "....X...." and page["room-score"].attrs["data-host"] == "1" and page["share"]
+    assert page["status"].text == "You resigned. Ann won. Ann left: send the link to someone else to play again."
     outsider = Seat(app.test_client(), host.path)
+    side = outsider.page()["join-side"].text  # the seat Ann left plays O in round 2, which the newcomer starts
+    assert side.startswith("You will play O") and "open" not in side
     assert outsider.client.get(f"{host.path}/resign").status_code == 403
-    outsider.join("Cy")  # someone new: a new round and a new score
+    outsider.join("Cy")  # someone new: a new round; Bob keeps his wins (none), Cy starts at 0
     page = guest.page()
     assert page["status"].text == "Your turn: place X." and page.marks == "." * 9
     assert page["room-score"].attrs == {**page["room-score"].attrs, "data-host": "0", "data-guest": "0"}
@@ -359,9 +380,9 @@ def test_resign_and_leave_ask_first(app):
     guest.post("leave-confirm", at=f"{guest.path}/leave")
     outsider.post("leave-confirm", at=f"{host.path}/leave")
     response = guest.client.get(guest.path)
-    assert response.status_code == 404 and "This room has closed" in response.text
+    assert response.status_code == 410 and "This room has closed" in response.text
     response = guest.client.get(f"{guest.path}/move?n=x")  # refused before the room is read
-    assert response.status_code == 404 and "This room has closed" in response.text
+    assert response.status_code == 410 and "This room has closed" in response.text
     assert list(records(app, "rooms")) == []  # a room nobody sits in is deleted, not kept
 
 
@@ -370,8 +391,13 @@ def test_leaving_mid_game_counts_as_resigning(app):
     host.move(1, 1)
     guest.post("leave-confirm", at=f"{guest.path}/leave")
     page = host.page()
-    assert page["status"].text == "Your friend left during the game. You won!"
+    assert page["status"].text == "Bob left during the game. You won!"
     assert page["room-score"].attrs["data-host"] == "1" and page.marks == "....X...."
+    assert "Bob" in page["room-score"].text  # his seat is free, his name stays until someone takes it
+    Seat(app.test_client(), host.path).join("Dee")  # Ann keeps her win; Dee and the draws start at 0
+    score = host.page()["room-score"]
+    assert (score.attrs["data-host"], score.attrs["data-guest"], score.attrs["data-draws"]) == ("1", "0", "0")
+    assert "Dee" in score.text and "Bob" not in score.text
 
 
 def test_a_session_sits_in_three_rooms_at_most(app):
@@ -379,7 +405,7 @@ def test_a_session_sits_in_three_rooms_at_most(app):
     first = Seat(client).invite()
     for _ in range(3):
         Seat(client).invite()
-    assert client.get(first.path).status_code == 404
+    assert client.get(first.path).status_code == 410
     assert len(records(app, "rooms")) == 3
 
 
@@ -395,8 +421,8 @@ def test_a_room_nobody_changes_expires(app_factory):
     app = app_factory(ROOM_IDLE_HOURS=1 / 3600)  # a second
     host, guest = pair(app)
     time.sleep(1.2)
-    assert host.client.get(host.path).status_code == 404
-    assert guest.client.get(f"{host.path}/move?n=0&row=0&col=0&game=x").status_code == 404
+    assert host.client.get(host.path).status_code == 410
+    assert guest.client.get(f"{host.path}/move?n=0&row=0&col=0&game=x").status_code == 410
 
 
 def test_a_bad_name_on_an_invitation_is_refused(client):
@@ -481,3 +507,37 @@ def test_a_rooms_link_and_qr_code_are_made_once_whatever_host_asks(app):
         response = host.client.get(host.path, headers={"Host": f"h{n}.example.org"})
         assert Page(response.text)["room-link"].attrs["value"] == link and Page(response.text)["share"]
     assert roompage.qr_svg.cache_info().misses == made
+
+
+def test_a_refused_name_is_said_beside_the_field_with_what_was_typed(app):
+    host = Seat(app.test_client()).invite("Ann")
+    guest = Seat(app.test_client(), host.path)
+    response = guest.join("ann", status=409)  # the host's name
+    page = Page(response.text)
+    field = page["join-name"]
+    assert field.attrs["value"] == "ann" and field.attrs["aria-invalid"] == "true"
+    assert "join-name-error" in field.attrs["aria-describedby"]
+    assert "not your friend's" in page["join-name-error"].text
+    assert guest.page()["join-name"].attrs["value"] == ""  # nothing kept but on that answer
+
+
+def test_a_seat_taken_first_says_by_whom(app):
+    host = Seat(app.test_client()).invite("Ann")
+    late = Seat(app.test_client(), host.path)
+    form = late.page().form("join")
+    assert form["seat"] == "1"
+    Seat(app.test_client(), host.path).join("Cy")
+    response = late.client.post(f"{host.path}/join", data={**form, "name": "Dee"})
+    assert response.status_code == 409
+    page = Page(response.text)
+    assert page["message"].text == "Cy took the seat first. You can watch the game."
+    assert page.root.by_id("join") is None and "Cy (O)" in page["watching"].text
+
+
+def test_a_spectator_without_javascript_gets_the_waiting_pages_reload(app):
+    host, _ = pair(app)
+    spectator = Seat(app.test_client(), host.path)
+    assert 'http-equiv="refresh"' in spectator.client.get(host.path).text
+    newcomer_room = Seat(app.test_client()).invite("Eve")
+    visitor = app.test_client()
+    assert 'http-equiv="refresh"' not in visitor.get(newcomer_room.path).text  # a form to fill never reloads

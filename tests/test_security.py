@@ -255,6 +255,7 @@ requests = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(requests, min_size=1, max_size=6))
 def test_fuzzed_requests_never_5xx_and_the_game_stays_legal(batch):

@@ -29,6 +29,7 @@ def check_whole_trace(position: str, pruning: bool) -> None:
         assert as_snapshot(core_trace.step(position, number, pruning)) == snapshot, (position, number)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pruning", [False, True], ids=["plain", "alphabeta"])
 def test_every_step_of_every_position_with_at_most_five_empty_cells(pruning):
     small = sorted(p for p in reachable() if p.count(".") <= 5)

@@ -217,6 +217,7 @@ def test_a_cross_site_post_cannot_reset_the_game(play):
     assert play.page().marks == page.marks
 
 
+@pytest.mark.slow
 def test_two_thousand_sessions_are_all_kept(app_factory):
     app = app_factory(NEW_SESSION_SITE_LIMIT="2000 per minute")  # the site's rate of newcomers is not this test's
     clients = [app.test_client() for _ in range(2000)]

@@ -19,9 +19,10 @@ from .learn import views as learn_views
 from .play import games
 from .play import views as play
 from .practice import views as practice
-from .review import retry
+from .review import picture, retry
 from .review import views as review
 from .rooms import store as roomstore
+from .rooms import stream as roomstream
 from .rooms import views as rooms
 from .store.base import STORE_ERRORS
 from .web import board_view, errors, limits, security, sessions, theme, urls
@@ -45,12 +46,51 @@ def create_app(test_config: dict | None = None) -> Flask:
         static_folder=str(ROOT / "static"),
         template_folder=str(ROOT / "templates"),
     )
+    app.config.from_mapping(settings(app.instance_path))
+    if test_config:
+        app.config.from_mapping(test_config)
+    if os.environ.get("FLASK_RUN_FROM_CLI") != "true":
+        app.debug = False  # FLASK_DEBUG counts only for `flask run --debug`, never under gunicorn
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
+
+    sessions.init_app(app)
+    roomstore.init_app(app)
+    roomstream.init_app(app)
+    security.init_app(app)
+    errors.init_app(app)
+    urls.init_app(app)
+    app.jinja_env.globals.update(name_pattern=NAME_PATTERN, name_rule=NAME_RULE)  # one rule for every name field
+    app.register_blueprint(play.bp)
+    app.register_blueprint(review.bp)
+    app.register_blueprint(retry.bp)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(explore.bp)
+    app.cli.add_command(grade_cli.command)
+    app.register_blueprint(practice.bp)
+    app.register_blueprint(rooms.bp)
+    app.register_blueprint(learn_views.bp)
+    limits.init_app(app)
+    ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
+    app.add_template_filter(board_view.ij, "ij")  # the assignment's (i, j) beside a cell's name
+    explore.warm(app)  # and what the explorer's first page shows
+    learn_views.warm()  # and the empty board's traces
+    picture.parts()  # and the parts of every review's picture
+    if app.config["PROXY_HOPS"]:  # the client's address, as the proxies in front saw it (outermost)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXY_HOPS"])
+    return app
+
+
+def settings(instance_path: str) -> dict:
+    """Every setting, read from the environment in one place."""
     https = os.environ.get("TTT_HTTPS") == "1"
     trusted_hosts = os.environ.get("TTT_TRUSTED_HOSTS")
-    app.config.from_mapping(
+    return dict(
         SECRET_KEY=os.environ.get("SECRET_KEY"),
         REDIS_URL=os.environ.get("REDIS_URL"),
-        DATABASE=os.environ.get("TTT_DATABASE") or os.path.join(app.instance_path, "ttt.sqlite3"),
+        REDIS_CONNECTIONS=int(os.environ.get("TTT_REDIS_CONNECTIONS", "100")),  # per process
+        REDIS_WAIT_SECONDS=float(os.environ.get("TTT_REDIS_WAIT_SECONDS", "2")),  # for a free one, then 503
+        DATABASE=os.environ.get("TTT_DATABASE") or os.path.join(instance_path, "ttt.sqlite3"),
         PERMANENT_SESSION_LIFETIME=timedelta(days=int(os.environ.get("TTT_SESSION_DAYS", "30"))),
         SESSION_REFRESH_EACH_REQUEST=False,  # a page view must never overwrite a move
         SESSION_ID_LENGTH=32,
@@ -76,7 +116,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         TRUSTED_HOSTS=trusted_hosts.split(",") if trusted_hosts else None,  # else any well-formed Host
         STREAM_SECONDS=float(os.environ.get("TTT_STREAM_SECONDS", "300")),  # then the browser reconnects
         HEARTBEAT_SECONDS=float(os.environ.get("TTT_HEARTBEAT_SECONDS", "15")),  # keeps proxies from closing a stream
+        STREAMS=int(os.environ.get("TTT_STREAMS", "250")),  # per process: a quarter of gunicorn.conf's connections
+        STREAMS_PER_ADDRESS=int(os.environ.get("TTT_STREAMS_PER_ADDRESS", "50")),  # per process
+        STREAMS_PER_ROOM=int(os.environ.get("TTT_STREAMS_PER_ROOM", "16")),  # per process
+        STREAM_RELOAD_SECONDS=float(os.environ.get("TTT_STREAM_RELOAD_SECONDS", "10")),  # a refused stream: reload then
     )
+<<<<<<< HEAD
     if test_config:
         app.config.from_mapping(test_config)
     if os.environ.get("FLASK_RUN_FROM_CLI") != "true":
@@ -108,6 +153,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     explore.warm(app)  # and what the explorer's first page shows
     learn_views.warm()  # and the empty board's traces
     return app
+=======
+>>>>>>> main
 
 
 def instance_secret(instance: Path) -> str:

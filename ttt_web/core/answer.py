@@ -10,8 +10,9 @@ import re
 from dataclasses import dataclass
 
 from . import tictactoe as ttt
-from .costs import board, moves, over
+from .costs import moves
 from .judging import Judgement, judge
+from .position import action_of, board, cell_of, over
 from .search import value
 
 ACTION = re.compile(r"^\(?\s*([0-9])\s*,\s*([0-9])\s*\)?$")
@@ -46,12 +47,12 @@ def check(position: str, action: ttt.Action | None) -> Answer:
         problem = "" if action is None else "the game is over here, so minimax returns None"
         return Answer(action, action is None, problem, (), None)
     goal = value(position)
-    right = tuple(divmod(n, 3) for n, child in moves(position) if value(child) == goal)
+    right = tuple(action_of(n) for n, child in moves(position) if value(child) == goal)
     if action is None:
         return Answer(None, False, "the game is not over, so minimax must return one of the moves", right, None)
     i, j = action
     if not (0 <= i <= 2 and 0 <= j <= 2):
         return Answer(action, False, "it is not on the board: i and j are 0, 1 or 2", right, None)
-    if position[3 * i + j] != ".":
+    if position[cell_of(action)] != ".":
         return Answer(action, False, "that cell is not empty", right, None)
     return Answer(action, action in right, "", right, judge(board(position), action))

@@ -16,7 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import tictactoe as ttt
-from .costs import EMPTY_BOARD, board, moves, over, position_of, reachable, to_move
+from .costs import moves, reachable
+from .judging import judge
+from .position import EMPTY_BOARD, board, cell_of, over, position_of, to_move
 from .search import best_actions, value
 
 BUG, LEGAL = "bug", "legal"  # a wrong result; legal but weaker play
@@ -56,7 +58,7 @@ BUGS = (
         "wrong-player",
         BUG,
         wrong_player,
-        "best = max(actions(board), key=min_value)  # even when it is O's turn",
+        "best = max(actions(board), key=lambda a: min_value(result(board, a)))  # even when it is O's turn",
         "A real bug: playing O, it returns the move that is best for X, which is not the move minimax "
         "should return. It helps its opponent and walks into every trap.",
     ),
@@ -106,7 +108,7 @@ def longest_win(position: str, me: str) -> int:
     if over(position):
         return 0
     if to_move(position) == me:
-        keep = {3 * i + j for i, j in best_actions(position)}
+        keep = {cell_of(action) for action in best_actions(position)}
         return 1 + max(longest_win(child, me) for n, child in moves(position) if n in keep)
     return max(longest_win(child, me) for _, child in moves(position))
 
@@ -129,7 +131,7 @@ def game(bug: Bug, bug_plays: str, seed: int = 0) -> tuple[int, ...]:
     rng, here, cells = random.Random(seed), ttt.initial_state(), []
     while not ttt.terminal(here):
         action = bug.play(here, rng) if ttt.player(here) == bug_plays else ttt.minimax(here)
-        cells.append(3 * action[0] + action[1])
+        cells.append(cell_of(action))
         here = ttt.result(here, action)
     return tuple(cells)
 
@@ -139,8 +141,6 @@ def telling_position(slug: str) -> tuple[str, ttt.Action]:
     """The first position, fewest marks first, where the bug may play a worse move (for
     the depthless version, a slower win); with that move. Positions are written as in
     costs: 9 characters, row by row."""
-    from .judging import judge
-
     bug = next(b for b in BUGS if b.slug == slug)
     wanted = "win" if slug == "no-depth" else None
     for position in sorted(reachable(EMPTY_BOARD), key=lambda p: (9 - p.count("."), p)):

@@ -13,8 +13,9 @@ import math
 from dataclasses import dataclass
 
 from ..core import tictactoe as ttt
+from .position import EMPTY_BOARD as EMPTY_BOARD  # grade/ still imports the position's words from here
+from .position import Outcome, board, cell_of, over, to_move, utility
 
-EMPTY_BOARD = "." * 9
 SYMMETRIES = (
     (0, 1, 2, 3, 4, 5, 6, 7, 8),
     (6, 3, 0, 7, 4, 1, 8, 5, 2),  # a quarter turn
@@ -48,19 +49,6 @@ def costs(position: str) -> Costs:
         memo=len(reachable(position)),
         symmetry=len({canonical(p) for p in reachable(position)}),
     )
-
-
-def to_move(position: str) -> str:
-    return ttt.player(board(position))
-
-
-def over(position: str) -> bool:
-    return ttt.terminal(board(position))
-
-
-def utility(position: str) -> int:
-    """1 if X has won, -1 if O has, else 0: X's point of view."""
-    return ttt.utility(board(position))
 
 
 def children(position: str) -> list[str]:
@@ -153,16 +141,15 @@ def best_first(position: str, quickest: bool = False) -> list[tuple[int, str]]:
     """(cell, child position) for each move, the mover's best outcome first (wins, draws,
     losses, by the engine's values); when `quickest`, among wins the fewest plies first and
     among losses the most. Row-major among equals."""
-    rank = {"win": 0, "draw": 1, "loss": 2}
     values = ttt.scores(board(position))
 
     def plies(action: ttt.Action) -> int:
         value = values[action]
-        return 0 if not quickest else {"win": 1, "draw": 0, "loss": -1}[value.outcome] * value.plies
+        return 0 if not quickest else Outcome(value.outcome).sign * value.plies
 
-    order = sorted(values, key=lambda a: (rank[values[a].outcome], plies(a), a))
+    order = sorted(values, key=lambda a: (-Outcome(values[a].outcome).sign, plies(a), a))
     mark = to_move(position)
-    return [(3 * i + j, position[: 3 * i + j] + mark + position[3 * i + j + 1 :]) for i, j in order]
+    return [(cell_of(a), position[: cell_of(a)] + mark + position[cell_of(a) + 1 :]) for a in order]
 
 
 @functools.cache
@@ -176,12 +163,3 @@ def reachable(position: str) -> frozenset[str]:
 def canonical(position: str) -> str:
     """The least of a position's 8 symmetric images: one name for all of them."""
     return min("".join(position[n] for n in symmetry) for symmetry in SYMMETRIES)
-
-
-def board(position: str) -> ttt.Board:
-    cells = [{"X": ttt.X, "O": ttt.O, ".": ttt.EMPTY}[c] for c in position]
-    return [cells[0:3], cells[3:6], cells[6:9]]
-
-
-def position_of(board_: ttt.Board) -> str:
-    return "".join(cell or "." for row in board_ for cell in row)

@@ -12,12 +12,12 @@ import hashlib
 import random
 import secrets
 import unicodedata
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 
 from ..core import tictactoe as ttt
+from .position import SIDES, action_of, cell_name, cell_of, mark_of, other
 
-SIDES = (ttt.X, ttt.O)
 DIFFICULTIES = ("easy", "medium", "impossible")
 MODES = ("ai", "friend")
 DEFAULTS = {"side": ttt.X, "difficulty": "medium", "mode": "ai"}
@@ -27,8 +27,6 @@ NAME_PATTERN = r"[\p{L}\p{M}\p{N} .'\-]*"  # the same rule for the browser's pat
 
 # Chance that the AI makes a mistake on a move, when a mistake is possible at all.
 MISTAKE_RATE = {"easy": 0.6, "medium": 0.25, "impossible": 0.0}
-
-COLUMNS = "abc"
 
 
 class GameError(ValueError):
@@ -53,10 +51,33 @@ class Game:
             raise GameError(f"A name is {NAME_RULE}.")
         board = ttt.initial_state()
         for cell in self.moves:
-            if ttt.terminal(board):
-                raise GameError("Moves after the end of the game.")
-            board = ttt.result(board, _action(cell))
+            board = _after(board, cell)
         object.__setattr__(self, "board", board)
+
+    def _derived(self, board: ttt.Board, **changes: object) -> Game:
+        """A copy with `changes` whose board is already known, so it is not replayed from
+        the start: a request replays its stored game once."""
+        game = object.__new__(Game)
+        for name in (f.name for f in fields(self)):
+            object.__setattr__(game, name, changes.get(name, getattr(self, name)))
+        object.__setattr__(game, "board", board)
+        return game
+
+    def _then(self, cell: int) -> Game:
+        """This game with one more move."""
+        return self._derived(_after(self.board, cell), moves=(*self.moves, cell))
+
+    def _back_to(self, number: int) -> Game:
+        """This game as it was after its first `number` moves, not counted in the score: the
+        later moves' cells emptied."""
+        board = [list(row) for row in self.board]
+        for cell in self.moves[number:]:
+            board[cell // 3][cell % 3] = ttt.EMPTY
+        return self._derived(board, moves=self.moves[:number], scored=False)
+
+    def counted(self) -> Game:
+        """This game, marked as counted in the score."""
+        return self._derived(self.board, scored=True)
 
     @classmethod
     def start(cls, rng: random.Random, moves: tuple[int, ...] = (), **options: str) -> Game:
@@ -66,22 +87,19 @@ class Game:
         return game.ai_reply(rng)
 
     @classmethod
+    def of_moves(cls, moves: tuple[int, ...]) -> Game:
+        """The position `moves` lead to, as a game between two friends with no token."""
+        return cls(token="", mode="friend", moves=moves)
+
+    @classmethod
     def from_data(cls, data: object) -> Game | None:
         """The game stored in the session, or None if there is none or it is not valid."""
-        if not isinstance(data, dict):
+        if not isinstance(data, dict) or not _well_typed(data):
             return None
+        options = {k: data[k] for k in ("side", "difficulty", "mode", "scored")}
         try:
-            moves = data["moves"]
-            if not isinstance(moves, list) or not all(type(m) is int for m in moves):
-                return None
-            fields = {k: data[k] for k in ("token", "side", "difficulty", "mode", "scored")}
-            if not isinstance(fields["token"], str) or not isinstance(fields["scored"], bool):
-                return None
-            names = data.get("names", ["", ""])  # games stored before names lack them
-            if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-                return None
-            return cls(moves=tuple(moves), names=tuple(names), **fields)
-        except (KeyError, TypeError, ValueError):
+            return cls(data["token"], moves=tuple(data["moves"]), names=tuple(data["names"]), **options)
+        except (TypeError, ValueError):
             return None
 
     def to_data(self) -> dict:
@@ -124,7 +142,7 @@ class Game:
     def ai_side(self) -> str | None:
         if self.mode != "ai":
             return None
-        return ttt.O if self.side == ttt.X else ttt.X
+        return other(self.side)
 
     @property
     def humans_turn(self) -> bool:
@@ -133,7 +151,7 @@ class Game:
     @cached_property
     def winning_line(self) -> tuple[int, ...]:
         """The cells of the completed line, or () if nobody has won."""
-        return tuple(3 * i + j for i, j in ttt.winning_line(self.board))
+        return tuple(cell_of(action) for action in ttt.winning_line(self.board))
 
     @property
     def outcome(self) -> str:
@@ -156,7 +174,7 @@ class Game:
 
     def at(self, number: int) -> Game:
         """The game as it was after its first `number` moves."""
-        return replace(self, moves=self.moves[:number], scored=False)
+        return self._back_to(number)
 
     def history(self) -> list[tuple[str, str]]:
         """(mark, cell name) for each move so far, e.g. ("X", "b2")."""
@@ -174,13 +192,12 @@ class Game:
             raise GameError("There is no such cell on the board.")
         if cell in self.moves:
             raise GameError("That cell is already taken.")
-        return replace(self, moves=(*self.moves, cell)).ai_reply(rng)
+        return self._then(cell).ai_reply(rng)
 
     def ai_reply(self, rng: random.Random) -> Game:
         if self.over or self.to_move != self.ai_side:
             return self
-        i, j = choose_move(self.board, self.difficulty, rng)
-        return replace(self, moves=(*self.moves, 3 * i + j))
+        return self._then(cell_of(choose_move(self.board, self.difficulty, rng)))
 
     def undo(self) -> Game:
         """Take back the human's last move, with the AI's reply after it in AI mode. A
@@ -189,17 +206,12 @@ class Game:
         while moves:
             moves.pop()
             if mark_of(len(moves)) != self.ai_side:
-                return replace(self, moves=tuple(moves), scored=False)
+                return self._back_to(len(moves))
         raise GameError("There is no move of yours to take back.")
 
     @property
     def can_undo(self) -> bool:
         return any(mark_of(n) != self.ai_side for n in range(len(self.moves)))
-
-
-def action_name(action: ttt.Action) -> str:
-    """The cell name of an engine action (row, column): (1, 1) is "b2"."""
-    return cell_name(3 * action[0] + action[1])
 
 
 def valid_name(name: str) -> bool:
@@ -227,15 +239,18 @@ def format_moves(moves: tuple[int, ...]) -> str:
     return "-".join(map(str, moves))
 
 
-def mark_of(number: int) -> str:
-    """Who plays move `number` (counting from 0): X, then O, in turn."""
-    return ttt.X if number % 2 == 0 else ttt.O
-
-
-def cell_name(cell: int) -> str:
-    """Columns a-c from the left, rows 1-3 from the top: cell 4 is "b2"."""
-    row, col = divmod(cell, 3)
-    return f"{COLUMNS[col]}{row + 1}"
+def _well_typed(data: dict) -> bool:
+    """Whether a stored game has every field, each of the type `to_data` writes."""
+    moves, names = data.get("moves"), data.get("names")
+    return (
+        isinstance(moves, list)
+        and all(type(m) is int for m in moves)
+        and isinstance(names, list)
+        and all(isinstance(name, str) for name in names)
+        and isinstance(data.get("token"), str)
+        and isinstance(data.get("scored"), bool)
+        and {"side", "difficulty", "mode"} <= data.keys()
+    )
 
 
 def choose_move(board: ttt.Board, difficulty: str, rng: random.Random) -> ttt.Action:
@@ -249,21 +264,14 @@ def choose_move(board: ttt.Board, difficulty: str, rng: random.Random) -> ttt.Ac
     return rng.choice(best)
 
 
+def _after(board: ttt.Board, cell: int) -> ttt.Board:
+    """The board after a move at `cell`; GameError if the game was over."""
+    if ttt.terminal(board):
+        raise GameError("Moves after the end of the game.")
+    return ttt.result(board, _action(cell))
+
+
 def _action(cell: int) -> ttt.Action:
     if type(cell) is not int or not 0 <= cell <= 8:
         raise ttt.InvalidMoveError(f"no cell {cell!r}")
-    return divmod(cell, 3)
-
-
-def win_rates(difficulty: str, games: int, seed: int) -> dict[str, float]:
-    """The AI's win, draw and loss rates against a uniformly random opponent, the AI
-    taking X in half the games and O in the other half."""
-    rng = random.Random(seed)
-    tally = {"win": 0, "draw": 0, "loss": 0}
-    for n in range(games):
-        game = Game.start(rng, side=SIDES[n % 2], difficulty=difficulty)
-        while not game.over:
-            game = game.play(rng.choice(sorted(3 * i + j for i, j in ttt.actions(game.board))), rng)
-        result = "draw" if game.winner is None else "win" if game.winner == game.ai_side else "loss"
-        tally[result] += 1
-    return {k: v / games for k, v in tally.items()}
+    return action_of(cell)

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core import tictactoe as ttt
+from .position import Outcome
 
 VERDICTS = ("best", "inaccuracy", "mistake", "blunder")
-POINTS = {"win": 2, "draw": 1, "loss": 0}
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def judge(board: ttt.Board, action: ttt.Action) -> Judgement:
 
 def verdict(played: ttt.MoveValue, best: ttt.MoveValue) -> str:
     """What playing a move worth `played` is, where the best move was worth `best`."""
-    lost = POINTS[best.outcome] - POINTS[played.outcome]
+    lost = Outcome(best.outcome).sign - Outcome(played.outcome).sign
     if lost == 0:
         return "best" if played == best else "inaccuracy"
     return "mistake" if lost == 1 else "blunder"
@@ -83,11 +83,10 @@ def accuracy(judged: list[Judgement], mark: str) -> float | None:
     mine = [j for j in judged if j.mark == mark]
     if not mine:
         return None
-    return sum(1 - (POINTS[j.best.outcome] - POINTS[j.played.outcome]) / 2 for j in mine) / len(mine)
+    return sum(1 - (Outcome(j.best.outcome).sign - Outcome(j.played.outcome).sign) / 2 for j in mine) / len(mine)
 
 
 def value_after(judgement: Judgement) -> int:
     """The position's value after the move under perfect play, from X's point of view as
     `utility` counts it: 1 if X wins, 0 for a draw, -1 if O wins."""
-    for_mover = {"win": 1, "draw": 0, "loss": -1}[judgement.played.outcome]
-    return for_mover if judgement.mark == ttt.X else -for_mover
+    return Outcome(judgement.played.outcome).for_x(judgement.mark)

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import search
-from .costs import EMPTY_BOARD, moves, over, reachable, to_move, tree_size, utility
+from .costs import moves, reachable, tree_size
+from .position import EMPTY_BOARD, action_of, over, to_move, utility
 
 WIN = 100
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -103,7 +104,7 @@ def compare(position: str, depth: int, evaluation: str) -> Limited:
     found = []
     for n, child in moves(position):
         estimate, nodes = limited(child, depth - 1, evaluation)
-        found.append(Move(divmod(n, 3), child, estimate, search.value(child), nodes))
+        found.append(Move(action_of(n), child, estimate, search.value(child), nodes))
     maximizing = to_move(position) == "X"
     chosen = (max if maximizing else min)(found, key=lambda m: m.estimate).action
     return Limited(

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from . import tictactoe as ttt
 from .game import DIFFICULTIES, MISTAKE_RATE, NAME_RULE, SIDES, Game, valid_name
+from .position import other
 
 AI = "AI"  # as the game's status line names it
 
@@ -53,7 +53,7 @@ class Players:
         return bool(self.you)
 
     def ai_mark(self) -> str:
-        return "" if not self.you else ttt.O if self.you == ttt.X else ttt.X
+        return other(self.you) if self.you else ""
 
     def who(self, mark: str) -> str:
         """The player of `mark` as a sentence names them: "you", "AI", "Ann" or "X"."""

@@ -23,7 +23,8 @@ from ..core import tictactoe as ttt
 from .game import NAME_RULE, Game, GameError, valid_name
 
 HOST, GUEST = 0, 1
-ID_LENGTH = 22  # characters of a room id: 128 random bits, URL-safe
+ID_LENGTH = 22  # characters of a room id: 16 bytes, URL-safe
+ID_NONCE = 10  # of which random: 80 bits; the other 6 sign them (issued)
 
 
 class RoomError(ValueError):
@@ -48,6 +49,28 @@ def valid_id(text: str) -> bool:
     return len(text) == ID_LENGTH and text.isascii() and all(c.isalnum() or c in "-_" for c in text)
 
 
+def issue_id(secret: bytes) -> str:
+    """A new room's id: random, and signed with the site's `secret`, so that an id the site
+    never issued can be told from a room that has closed without keeping closed rooms."""
+    nonce = secrets.token_bytes(ID_NONCE)
+    return base64.urlsafe_b64encode(nonce + _id_signature(nonce, secret)).decode().rstrip("=")
+
+
+def issued(room_id: str, secret: bytes) -> bool:
+    """Whether `room_id` is one issue_id made with `secret` (the room may have closed since)."""
+    if not valid_id(room_id):
+        return False
+    try:
+        raw = base64.urlsafe_b64decode(room_id + "==")
+    except ValueError:
+        return False
+    return len(raw) == 16 and hmac.compare_digest(raw[ID_NONCE:], _id_signature(raw[:ID_NONCE], secret))
+
+
+def _id_signature(nonce: bytes, secret: bytes) -> bytes:
+    return hmac.new(secret, b"room id:" + nonce, hashlib.sha256).digest()[: 16 - ID_NONCE]
+
+
 @dataclass(frozen=True)
 class Room:
     id: str
@@ -62,20 +85,22 @@ class Room:
     vacated: bool = False  # a player left, and nobody has taken their seat yet
     score: tuple[int, int, int] = (0, 0, 0)  # the host's wins, the guest's wins, draws
     names: tuple[str, str] = ("", "")  # the host's and the guest's, if they gave them
+    leaver: str = ""  # the name of the player who left the free seat, until someone takes it
 
     @classmethod
-    def open(cls, host_key: str, link: Callable[[str], str], name: str = "") -> Room:
-        """A new room with the host seated and the guest's seat free; `link(id)` is its address."""
+    def open(cls, host_key: str, link: Callable[[str], str], name: str = "", *, secret: bytes) -> Room:
+        """A new room with the host seated and the guest's seat free; `link(id)` is its address;
+        its id is signed with `secret` (issue_id)."""
         if not valid_name(name):
             raise RoomError(f"A name is {NAME_RULE}.")
-        room_id = secrets.token_urlsafe(16)
+        room_id = issue_id(secret)
         return cls(id=room_id, seats=(seat_hash(host_key), ""), token=new_key(), link=link(room_id), names=(name, ""))
 
     @classmethod
     def from_data(cls, data: object) -> Room | None:
         """The room as stored, or None if it is not a valid one."""
         try:
-            values = {name: data[name] for name in FIELDS}
+            values = {name: data[name] for name in FIELDS if name in data or name not in ADDED}
             values.update({name: tuple(values[name]) for name in ("seats", "moves", "score", "names")})
             room = cls(**values)
             room.game  # noqa: B018 - replays the moves: illegal ones raise
@@ -84,14 +109,21 @@ class Room:
         return room if room._well_formed() else None
 
     def _well_formed(self) -> bool:
-        texts = (self.id, self.token, self.link, *self.seats, *self.names)
+        return valid_id(self.id) and self._well_formed_texts() and self._well_formed_counts()
+
+    def _well_formed_texts(self) -> bool:
+        texts = (self.id, self.token, self.link, self.leaver, *self.seats, *self.names)
         return (
-            valid_id(self.id)
-            and len(self.seats) == 2
+            len(self.seats) == 2
             and len(self.names) == 2
             and all(isinstance(text, str) for text in texts)
-            and all(valid_name(name) for name in self.names)
-            and len(self.score) == 3
+            and all(valid_name(name) for name in (*self.names, self.leaver))
+        )
+
+    def _well_formed_counts(self) -> bool:
+        """The score, the round, and who resigned, offers or declined a rematch or left."""
+        return (
+            len(self.score) == 3
             and all(type(n) is int and n >= 0 for n in (*self.score, self.round))
             and self.resigned in (None, HOST, GUEST)
             and self.offer in (None, HOST, GUEST)
@@ -131,6 +163,10 @@ class Room:
                 return who
         return None
 
+    def name(self, who: int) -> str:
+        """The name of player `who`: of the one who left, while their seat is free."""
+        return self.names[who] or (self.leaver if not self.seats[who] else "")
+
     def seat_token(self, who: int) -> str:
         """What proves a button or a link of this round was shown to player `who`: each seat
         has its own, so that one player cannot make a link that moves for the other."""
@@ -160,8 +196,9 @@ class Room:
     # Changes.
 
     def join(self, key: str, name: str = "") -> Room:
-        """Take the free seat. Someone new playing the one who stayed starts a new score, and a
-        new round if this one has begun."""
+        """Take the free seat. The one who stayed keeps their wins in this room; the newcomer
+        starts at none, and so do the draws (they were with someone else). A new round starts
+        if this one has begun."""
         if self.player(key) is not None:
             return self
         if self.full:
@@ -172,7 +209,9 @@ class Room:
             raise RoomError(f"A name is {NAME_RULE}, and not your friend's.")
         seats, names = list(self.seats), list(self.names)
         seats[free], names[free] = seat_hash(key), name
-        joined = replace(self, seats=tuple(seats), names=tuple(names), score=(0, 0, 0), vacated=False)
+        score = [0, 0, 0]
+        score[1 - free] = self.score[1 - free]
+        joined = replace(self, seats=tuple(seats), names=tuple(names), score=tuple(score), vacated=False, leaver="")
         return joined._next_round() if self.moves or self.resigned is not None else joined
 
     def play(self, who: int | None, cell: int, number: int, token: str) -> Room:
@@ -219,7 +258,8 @@ class Room:
 
     def leave(self, who: int | None) -> Room:
         """Player `who` gives up their seat; a game under way counts as resigned. The other
-        keeps the board and the score. Both seats empty: the room is over (`empty`)."""
+        keeps the board and their wins; the leaver's name stays (`leaver`) until someone takes the
+        seat. Both seats empty: the room is over (`empty`)."""
         if who is None:
             raise RoomError("You have no seat in this room.", 403)
         room = self
@@ -227,7 +267,8 @@ class Room:
             room = replace(self, resigned=who)._scored()
         seats, names = list(room.seats), list(room.names)
         seats[who], names[who] = "", ""
-        return replace(room, seats=tuple(seats), names=tuple(names), offer=None, declined=False, vacated=True)
+        changes = {"offer": None, "declined": False, "vacated": True, "leaver": room.names[who]}
+        return replace(room, seats=tuple(seats), names=tuple(names), **changes)
 
     def _next_round(self) -> Room:
         return replace(self, token=new_key(), moves=(), round=self.round + 1, resigned=None, offer=None, declined=False)
@@ -249,3 +290,4 @@ class Room:
 
 
 FIELDS = tuple(field.name for field in fields(Room))
+ADDED = ("leaver",)  # fields that rooms stored before them lack: those take their default

@@ -13,10 +13,10 @@ import functools
 from dataclasses import dataclass
 
 from ..core import tictactoe as ttt
-from .costs import Searched, board, moves, over, to_move, utility
+from .costs import Searched, moves
 from .judging import principal_variation
+from .position import Outcome, action_of, board, cell_of, last_mover, over, to_move, utility
 
-OUTCOME_FOR_X = {"win": 1, "draw": 0, "loss": -1}
 TREE_EMPTY_CELLS = 5  # alpha-beta's whole tree is drawn up to this many empty cells
 TRACE_EMPTY_CELLS = 4  # plain minimax is traced call by call up to this many
 
@@ -25,8 +25,7 @@ def value(position: str) -> int:
     """The position's minimax value, X's point of view (1, 0 or -1)."""
     if over(position):
         return utility(position)
-    outcome = OUTCOME_FOR_X[ttt.evaluate(board(position)).outcome]
-    return outcome if to_move(position) == ttt.X else -outcome
+    return Outcome(ttt.evaluate(board(position)).outcome).for_x(to_move(position))
 
 
 def best_actions(position: str, maximizing: bool | None = None) -> list[ttt.Action]:
@@ -34,7 +33,7 @@ def best_actions(position: str, maximizing: bool | None = None) -> list[ttt.Acti
     smallest when not; by default, the best for the player to move. Row order."""
     if maximizing is None:
         maximizing = to_move(position) == ttt.X
-    values = {divmod(n, 3): value(child) for n, child in moves(position)}
+    values = {action_of(n): value(child) for n, child in moves(position)}
     best = max(values.values()) if maximizing else min(values.values())
     return [action for action, v in values.items() if v == best]
 
@@ -49,7 +48,7 @@ def parents(position: str) -> list[tuple[int, str]]:
     moved last, at `cell`, taken off."""
     if position.count(".") == 9:
         return []
-    last = ttt.X if position.count("X") > position.count("O") else ttt.O
+    last = last_mover(position)
     found = [(n, position[:n] + "." + position[n + 1 :]) for n, c in enumerate(position) if c == last]
     return [(n, p) for n, p in found if not over(p)]
 
@@ -68,7 +67,7 @@ class Node:
 @functools.lru_cache(maxsize=1024)
 def tree(position: str, depth: int = 2) -> Node:
     """The position and `depth` levels below it, the principal variation marked."""
-    line = [3 * i + j for i, j in principal_variation(board(position))]
+    line = [cell_of(action) for action in principal_variation(board(position))]
     return _tree(position, None, depth, line, True)
 
 

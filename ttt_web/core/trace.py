@@ -21,48 +21,15 @@ from __future__ import annotations
 
 import functools
 import math
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from . import search
-from .costs import alphabeta, moves, over, tree_size, utility
+from .costs import alphabeta, moves, tree_size
+from .position import action_of, over, utility
+from .pseudocode import MAX, MIN, ROOT
 
 INF = math.inf
-ROOT, MAX, MIN = "minimax", "MAX-VALUE", "MIN-VALUE"
-
-
-def code(function: str, maximizing: bool, pruning: bool) -> tuple[str, ...]:
-    """The lines of one function, line 1 first: the lecture's pseudocode, or at the root the
-    Python the assignment asks for."""
-    if function == ROOT:
-        other, start, better = ("min_value", "-math.inf", ">") if maximizing else ("max_value", "math.inf", "<")
-        window = ("best, math.inf" if maximizing else "-math.inf, best") if pruning else ""
-        call = f"{other}(result(board, action){', ' + window if window else ''})"
-        side = "X is MAX" if maximizing else "O is MIN"
-        return (
-            "def minimax(board):",
-            "    if terminal(board):",
-            "        return None",
-            f"    best_action, best = None, {start}  # {side}",
-            "    for action in actions(board):",
-            f"        v = {call}",
-            f"        if v {better} best:",
-            "            best_action, best = action, v",
-            "    return best_action",
-        )
-    name, other, start, pick = (MAX, MIN, "−∞", "MAX") if maximizing else (MIN, MAX, "∞", "MIN")
-    args = ", α, β" if pruning else ""
-    lines = [
-        f"function {name}(state{args}):",
-        "    if TERMINAL(state):",
-        "        return UTILITY(state)",
-        f"    v = {start}",
-        "    for each action in ACTIONS(state):",
-        f"        v = {pick}(v, {other}(RESULT(state, action){args}))",
-    ]
-    if not pruning:
-        return (*lines, "    return v")
-    cut, keep = ("v ≥ β", "α = MAX(α, v)") if maximizing else ("v ≤ α", "β = MIN(β, v)")
-    return (*lines, f"        if {cut}: return v", f"        {keep}", "    return v")
 
 
 finished = functools.cache(over)
@@ -109,13 +76,13 @@ def kids(
 ) -> tuple[tuple[tuple[int, int], str, tuple, int], ...]:
     """(action, child, child's window, what the child returns) for each action searched."""
     if not pruning:
-        return tuple((divmod(n, 3), child, (-INF, INF), search.value(child)) for n, child in moves(position))
+        return tuple((action_of(n), child, (-INF, INF), search.value(child)) for n, child in moves(position))
     searched = alphabeta(position, *window)
-    return tuple((divmod(n, 3), c.position, (c.alpha, c.beta), c.returned) for n, c in searched.children)
+    return tuple((action_of(n), c.position, (c.alpha, c.beta), c.returned) for n, c in searched.children)
 
 
 def pruned_actions(position: str, window: tuple[float, float]) -> tuple[tuple[int, int], ...]:
-    return tuple(divmod(n, 3) for n, _ in alphabeta(position, *window).pruned)
+    return tuple(action_of(n) for n, _ in alphabeta(position, *window).pruned)
 
 
 @functools.cache
@@ -171,6 +138,49 @@ def step_of_call(root: str, call: int, pruning: bool) -> int:
     return number
 
 
+@dataclass
+class _Call:
+    """A call being walked: where it is, and what it holds after the children seen so far."""
+
+    position: str
+    action: tuple[int, int] | None
+    number: int
+    window: tuple[float, float]
+    maximizing: bool
+    v: float = 0.0
+    best: tuple[int, int] | None = None
+    alpha: float = -INF
+    beta: float = INF
+
+    def __post_init__(self) -> None:
+        self.v = -INF if self.maximizing else INF
+        self.alpha, self.beta = self.window
+
+    def take(self, returned: float) -> bool:
+        """v takes what a child returned; whether it was better than v."""
+        better = returned > self.v if self.maximizing else returned < self.v
+        self.v = max(self.v, returned) if self.maximizing else min(self.v, returned)
+        return better
+
+    def cuts(self) -> bool:
+        return self.v >= self.beta if self.maximizing else self.v <= self.alpha
+
+    def keep(self) -> None:
+        """α = MAX(α, v) for MAX, β = MIN(β, v) for MIN."""
+        if self.maximizing:
+            self.alpha = max(self.alpha, self.v)
+        else:
+            self.beta = min(self.beta, self.v)
+
+    def keep_best(self, action: tuple[int, int], pruning: bool) -> None:
+        """At the root, a better action: best_action takes it; with pruning, the window closes on it."""
+        self.best = action
+        if pruning and self.maximizing:
+            self.alpha = self.v
+        elif pruning:
+            self.beta = self.v
+
+
 class _Walk:
     """Down from the root to one step, skipping every subtree that lies wholly before it."""
 
@@ -180,6 +190,9 @@ class _Walk:
     def frame(self, position, action, call, line, v, window, best=None) -> Frame:
         function = ROOT if not self.frames else MAX if to_move(position) == "X" else MIN
         return Frame(function, position, len(self.frames), action, call, line, v, *window, best, self.last)
+
+    def at(self, here: _Call, line: int) -> Frame:
+        return self.frame(here.position, here.action, here.number, line, here.v, (here.alpha, here.beta), here.best)
 
     def to(self, number: int) -> Step:
         k, position, action, call, window = number - 1, self.root, None, 1, (-INF, INF)
@@ -195,58 +208,60 @@ class _Walk:
 
     def inside(self, k, position, action, call, window):
         """The step at offset `k` of this call, or where to go down: (k, child, action, call, window)."""
-        root = not self.frames
         if finished(position):
-            returned = None if root or k == 0 else utility(position)
-            frame = self.frame(position, action, call, 2 + k, None, window)
-            return self.here("test" if k == 0 else "return", frame, returned=returned)
-        maximizing = to_move(position) == "X"
-        v, best, alpha, beta = (-INF if maximizing else INF), None, *window
+            return self.terminal(k, position, action, call, window)
+        here = _Call(position, action, call, window, to_move(position) == "X")
         if k < 2:
-            return self.here(
-                "test" if k == 0 else "init", self.frame(position, action, call, 2 + 2 * k, v if k else None, window)
-            )
+            return self.opening(k, here)
         k, below = k - 2, call + 1
         for act, child, w, returned in kids(position, window, self.pruning):
             steps, calls = size(child, w, self.pruning)
             if k == 0:
-                frame = self.frame(position, action, call, 6, v, (alpha, beta), best)
-                return self.here("call", frame, action=act, below=steps)
+                return self.here("call", self.at(here, 6), action=act, below=steps)
             if k <= steps:
-                self.frames.append(self.frame(position, action, call, 6, v, (alpha, beta), best))
+                self.frames.append(self.at(here, 6))
                 return k - 1, child, act, below, w
             k, below = k - 1 - steps, below + calls
-            better = returned > v if maximizing else returned < v
-            v = max(v, returned) if maximizing else min(v, returned)
-            if root:
-                best = act if better else best
-                line = 8 if better else 7
-                alpha, beta = (
-                    (v, beta) if maximizing and self.pruning else (alpha, v) if self.pruning else (alpha, beta)
-                )
-                if k == 0:
-                    return self.here(
-                        "back",
-                        self.frame(position, action, call, line, v, (alpha, beta), best),
-                        returned=returned,
-                        action=act,
-                    )
-                k -= 1
-                continue
+            found = self.after_child(k, here, act, returned)
+            if isinstance(found, Step):
+                return found
+            k = found
+        return self.finish(here)
+
+    def opening(self, k: int, here: _Call) -> Step:
+        """Line 2, the terminal test (k = 0), then line 4, v's start (k = 1)."""
+        if k == 0:
+            return self.here("test", self.frame(here.position, here.action, here.number, 2, None, here.window))
+        return self.here("init", self.frame(here.position, here.action, here.number, 4, here.v, here.window))
+
+    def finish(self, here: _Call) -> Step:
+        """Every action tried: the return of v, or at the root of best_action."""
+        if not self.frames:
+            return self.here("return", self.at(here, 9), returned=here.best)
+        return self.here("return", self.at(here, 9 if self.pruning else 7), returned=here.v)
+
+    def terminal(self, k, position, action, call, window) -> Step:
+        """A finished game: the test (k = 0), then the return of its utility (None at the root)."""
+        returned = None if not self.frames or k == 0 else utility(position)
+        frame = self.frame(position, action, call, 2 + k, None, window)
+        return self.here("test" if k == 0 else "return", frame, returned=returned)
+
+    def after_child(self, k: int, here: _Call, action: tuple[int, int], returned: float) -> Step | int:
+        """The steps after a child returned, at offset `k` from the first: v takes its value
+        (back), then with pruning the cut or α/β's update (keep). The step, or the offset left."""
+        better = here.take(returned)
+        if not self.frames:
+            if better:
+                here.keep_best(action, self.pruning)
             if k == 0:
-                return self.here(
-                    "back", self.frame(position, action, call, 6, v, (alpha, beta)), returned=returned, action=act
-                )
-            k -= 1
-            if not self.pruning:
-                continue
-            if (v >= beta) if maximizing else (v <= alpha):
-                frame = self.frame(position, action, call, 7, v, (alpha, beta))
-                return self.here("cut", frame, returned=v, pruned=pruned_actions(position, window))
-            alpha, beta = (max(alpha, v), beta) if maximizing else (alpha, min(beta, v))
-            if k == 0:
-                return self.here("keep", self.frame(position, action, call, 8, v, (alpha, beta)))
-            k -= 1
-        line = 9 if root or self.pruning else 7
-        frame = self.frame(position, action, call, line, v, (alpha, beta), best)
-        return self.here("return", frame, returned=best if root else v)
+                return self.here("back", self.at(here, 8 if better else 7), returned=returned, action=action)
+            return k - 1
+        if k == 0:
+            return self.here("back", self.at(here, 6), returned=returned, action=action)
+        if not self.pruning:
+            return k - 1
+        if here.cuts():
+            pruned = pruned_actions(here.position, here.window)
+            return self.here("cut", self.at(here, 7), returned=here.v, pruned=pruned)
+        here.keep()
+        return self.here("keep", self.at(here, 8)) if k == 1 else k - 2

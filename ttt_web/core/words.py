@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from . import tictactoe as ttt
 from .game import Game
+from .position import other, winner_of
 
 
 def rank(value: ttt.MoveValue) -> tuple[int, int]:
@@ -39,11 +40,17 @@ def outlook(value: ttt.MoveValue, mark: str) -> str:
     if value.outcome == "win":
         mine = (value.plies + 1) // 2
         return "wins at once" if mine == 1 else f"wins in {mine} of its moves"
-    return f"loses: {in_words(value, mark, ttt.O if mark == ttt.X else ttt.X)}"
+    return f"loses: {in_words(value, mark, other(mark))}"
 
 
 def _their(who: str) -> str:
     return "your" if who == "you" else "its" if who in ("AI", ttt.X, ttt.O) else "their"
+
+
+def ending(utility: int) -> str:
+    """A value in X's terms (a utility) in words: "X wins", "draw" or "O wins"."""
+    winner = winner_of(utility)
+    return f"{winner} wins" if winner else "draw"
 
 
 def result_text(game: Game) -> str:

@@ -9,21 +9,24 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from typing import NamedTuple
 
 from flask import Blueprint, Flask, Response, abort, redirect, render_template, request
 
 from ..core import answer as answers
 from ..core import search
 from ..core import tictactoe as ttt
-from ..core.bugs import BUGS, game, slower_wins, telling_position
-from ..core.costs import EMPTY_BOARD, alphabeta, board, costs, moves, over, reachable, to_move
-from ..core.game import Game, action_name, cell_name, format_moves
-from ..core.judging import judge, principal_variation
+from ..core.bugs import BUGS, Bug, game, slower_wins, telling_position
+from ..core.costs import alphabeta, costs, moves, reachable
+from ..core.game import Game, format_moves
+from ..core.judging import Judgement, judge, principal_variation
 from ..core.pasted import BoardError, parse
-from ..core.words import in_words, outlook, result_text
+from ..core.position import EMPTY_BOARD, action_name, action_of, board, cell_name, other, over, to_move, winner_of
+from ..core.words import ending, in_words, outlook, result_text
 from ..web.board_view import position_view
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import url_for
+from . import pages
 
 bp = Blueprint("explore", __name__, url_prefix="/explore")
 MINUS = "\N{MINUS SIGN}"
@@ -33,6 +36,17 @@ SIGNED = {1: "1", 0: "0", -1: f"{MINUS}1"}  # utility as the page prints it
 @bp.get("/")
 def start():
     return position(EMPTY_BOARD)
+
+
+class BugShown(NamedTuple):
+    """A bug as its page shows it: the first position where it plays a worse move, that move
+    judged, and its games against the real engine (moves and result) by the side it plays."""
+
+    bug: Bug
+    position: str
+    judged: Judgement
+    games: dict[str, str]
+    results: dict[str, str]
 
 
 @bp.get("/bugs")
@@ -46,8 +60,8 @@ def bugs_shown():
         judged = judge(board(text), action)
         played = {side: game(bug, side) for side in (ttt.X, ttt.O)}
         games = {side: format_moves(cells) for side, cells in played.items()}
-        results = {side: result_text(Game(token="", mode="friend", moves=cells)) for side, cells in played.items()}
-        shown.append((bug, text, judged, games, results))
+        results = {side: result_text(Game.of_moves(cells)) for side, cells in played.items()}
+        shown.append(BugShown(bug, text, judged, games, results))
     response = Response(
         render_template("explore/bugs.html", shown=shown, slower=slower_wins(), outlook=outlook, cell=action_name)
     )
@@ -70,15 +84,22 @@ def paste():
 @bp.get("/<text>")
 def position(text: str):
     checked(text)
+    student = students_answer(text)
+    if student is None:
+        return cached(Response(pages.kept((text, from_game()), lambda: position_page(text, None))))
+    return cached(Response(position_page(text, student)))
+
+
+def position_page(text: str, student: answers.Answer | None) -> str:
+    """The position's page; with a student's answer marked, without the trees below it (on
+    the page without the answer), which would make each such page cost what a first one does."""
     links = {n: here(child) for n, child in moves(text)}
     view = position_view(text, teach_on=True, links=links)
-    student = students_answer(text)
     if student and student.action in {(c.row, c.col) for row in view.rows for c in row}:
         marked = view.rows[student.action[0]][student.action[1]]
         marked.classes += " student"
         marked.label += "; your minimax's answer"
-    page = render_template("explore/position.html", **explained(text), **helpers(), view=view, answer=student)
-    return cached(Response(page))
+    return render_template("explore/position.html", **explained(text), **helpers(), view=view, answer=student)
 
 
 def students_answer(text: str) -> answers.Answer | None:
@@ -179,7 +200,7 @@ def explained(text: str) -> dict:
         "mover": to_move(text),
         "role": search.role(text),
         "utility": search.value(text),
-        "moves": [listed(here_, divmod(n, 3), child) for n, child in moves(text)],
+        "moves": [listed(here_, action_of(n), child) for n, child in moves(text)],
         "line": [action_name(action) for action in principal_variation(here_)],
         "parents": search.parents(text),
         "tree": search.tree(text),
@@ -197,15 +218,18 @@ def listed(here_: ttt.Board, action: ttt.Action, child: str) -> dict:
     """A move as the move list shows it: its cell, value, words and judgement."""
     judged = judge(here_, action)
     mover = judged.mark
-    words = in_words(judged.played, mover, ttt.O if mover == ttt.X else ttt.X)
-    refutation = [action_name(a) for a in judged.refutation] if judged.verdict != "best" else []
+    words = in_words(judged.played, mover, other(mover))
+    marks = itertools.cycle((other(mover), mover))
+    line = [(mark, action_name(a)) for mark, a in zip(marks, judged.refutation, strict=False)]
+    worse = judged.played.outcome != judged.best.outcome  # a refutation; else only a slower way
     return {
         "cell": action_name(action),
         "child": child,
         "utility": search.value(child),
         "judged": judged,
         "words": words,
-        "refutation": refutation,
+        "refutation": line if judged.verdict != "best" else [],
+        "refuted": worse,
     }
 
 
@@ -213,9 +237,8 @@ def title(text: str) -> str:
     """ "X to move, draw with best play", "O won", "a draw": the page's title in words."""
     if over(text):
         utility = search.value(text)
-        return "a draw" if utility == 0 else f"{ttt.X if utility == 1 else ttt.O} won"
-    ending = {1: "X wins", 0: "draw", -1: "O wins"}[search.value(text)]
-    return f"{to_move(text)} to move, {ending} with best play"
+        return "a draw" if utility == 0 else f"{winner_of(utility)} won"
+    return f"{to_move(text)} to move, {ending(search.value(text))} with best play"
 
 
 def narrated(step: search.Step, depth: int) -> str:
@@ -224,7 +247,7 @@ def narrated(step: search.Step, depth: int) -> str:
     where = "the position traced" if depth == 0 else f"the position after {last_move(step)}"
     if over(position):
         won = search.value(position)
-        why = "the board is full with no line" if won == 0 else f"{ttt.X if won == 1 else ttt.O} has three in a row"
+        why = "the board is full with no line" if won == 0 else f"{winner_of(won)} has three in a row"
         called = f"minimax is called on {where} (depth {depth})."
         return f"{called} The game is over: {why}, so it returns utility = {SIGNED[won]} at once."
     role, mover = search.role(position), to_move(position)

@@ -4,11 +4,13 @@ what is wrong in words a student reads."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 
 from ..core import tictactoe as ttt
 from ..core.costs import EMPTY_BOARD, board, over, reachable, to_move, utility
+from ..core.position import action_of
 from ..core.search import best_actions, value
 
 TIMEOUT = "ran over the time limit"
@@ -52,26 +54,30 @@ def checks(only: str | None = None) -> Iterator[Check]:
 def all_checks() -> Iterator[Check]:
     every = positions()
     live = [p for p in every if not over(p)]
+    yield from each("player", player, live)
+    yield from each("actions", actions, live)
     for p in live:
-        yield Check("player", p, None, lambda reply, p=p: player(p, reply))
-    for p in live:
-        yield Check("actions", p, None, lambda reply, p=p: actions(p, reply))
-    for p in live:
-        for n in (n for n, c in enumerate(p) if c == "."):
-            yield Check("result", p, divmod(n, 3), lambda reply, p=p, n=n: result(p, n, reply))
-        taken = next((n for n, c in enumerate(p) if c != "."), None)
-        if taken is not None:
-            yield Check("result", p, divmod(taken, 3), lambda reply, p=p, n=taken: refused(p, divmod(n, 3), reply))
-        for action in OFF_BOARD:
-            yield Check("result", p, action, lambda reply, p=p, a=action: refused(p, a, reply))
-    for p in every:
-        yield Check("winner", p, None, lambda reply, p=p: winner(p, reply))
-    for p in every:
-        yield Check("terminal", p, None, lambda reply, p=p: terminal(p, reply))
-    for p in (p for p in every if over(p)):
-        yield Check("utility", p, None, lambda reply, p=p: utility_check(p, reply))
-    for p in reversed(every):
-        yield Check("minimax", p, None, lambda reply, p=p: minimax(p, reply))
+        yield from result_checks(p)
+    yield from each("winner", winner, every)
+    yield from each("terminal", terminal, every)
+    yield from each("utility", utility_check, [p for p in every if over(p)])
+    yield from each("minimax", minimax, reversed(every))
+
+
+def each(function: str, judge: Callable[[str, dict], Wrong | None], positions_: Iterable[str]) -> Iterator[Check]:
+    """A check of `function` on each position, judged by `judge(position, reply)`."""
+    return (Check(function, p, None, partial(judge, p)) for p in positions_)
+
+
+def result_checks(p: str) -> Iterator[Check]:
+    """result on each empty cell, then refusing a taken cell and cells off the board."""
+    for n in (n for n, c in enumerate(p) if c == "."):
+        yield Check("result", p, action_of(n), partial(result, p, n))
+    taken = next((n for n, c in enumerate(p) if c != "."), None)
+    if taken is not None:
+        yield Check("result", p, action_of(taken), partial(refused, p, action_of(taken)))
+    for action in OFF_BOARD:
+        yield Check("result", p, action, partial(refused, p, action))
 
 
 def failed(reply: dict, expected: str = "an answer") -> Wrong | None:
@@ -80,7 +86,10 @@ def failed(reply: dict, expected: str = "an answer") -> Wrong | None:
         why = f"tictactoe.py has no function named {reply['missing']}"
         return Wrong("a function by that name", "none", why, "missing")
     if "timeout" in reply:
-        why = f"{reply.get('call', 'it')} did not answer within {reply['timeout']:g} s on this board: an infinite loop?"
+        why = (
+            f"{reply.get('call', 'it')} did not answer within {reply['timeout']:g} s on this board: an infinite loop?"
+            " Or a search that would finish but too slowly (memoize or prune; --call-seconds gives it longer)"
+        )
         return Wrong(expected, "no answer", why, TIMEOUT, tuple(reply.get("where") or ()))
     if "crashed" in reply:
         return Wrong(expected, "no answer", f"the program ended (exit status {reply['crashed']})", "crashes")
@@ -107,22 +116,28 @@ def player(p: str, reply: dict) -> Wrong | None:
 
 
 def actions(p: str, reply: dict) -> Wrong | None:
-    expected = {divmod(n, 3) for n, c in enumerate(p) if c == "."}
+    expected = {action_of(n) for n, c in enumerate(p) if c == "."}
     if wrong := failed(reply):
         return wrong
     if reply["type"] not in ("set", "frozenset"):
         return Wrong("a set", f"a {reply['type']}", "actions must return a set of (i, j) tuples", NOT_A_SET)
-    got = {tuple(a) for a in reply["got"] if isinstance(a, list) and len(a) == 2}
+    got = pairs(reply["got"])
     if got != expected or len(reply["got"]) != len(got):
-        extra = ", ".join(map(str, sorted(got - expected)))
-        missing = ", ".join(map(str, sorted(expected - got)))
-        why = "; ".join(
-            part
-            for part in (f"{extra} taken or off the board" if extra else "", f"{missing} left out" if missing else "")
-            if part
-        )
-        return Wrong(str(sorted(expected)), shown(reply["got"]), why or "not (i, j) pairs")
+        return Wrong(str(sorted(expected)), shown(reply["got"]), set_difference(expected, got) or "not (i, j) pairs")
     return None
+
+
+def pairs(got: list) -> set[Action]:
+    """The two-item entries of a reply, as tuples."""
+    return {tuple(a) for a in got if isinstance(a, list) and len(a) == 2}
+
+
+def set_difference(expected: set[Action], got: set[Action]) -> str:
+    """The actions given that are not legal, and the legal ones left out, in words."""
+    extra = ", ".join(map(str, sorted(got - expected)))
+    missing = ", ".join(map(str, sorted(expected - got)))
+    parts = (f"{extra} taken or off the board" if extra else "", f"{missing} left out" if missing else "")
+    return "; ".join(part for part in parts if part)
 
 
 def result(p: str, n: int, reply: dict) -> Wrong | None:
@@ -133,7 +148,7 @@ def result(p: str, n: int, reply: dict) -> Wrong | None:
     if reply.get("same"):
         return Wrong("a new board", "the board it was given", "result must return a new board")
     if reply["got"] != board(expected):
-        return Wrong(drawn(expected), shown(reply["got"]), f"{mark} is to move, so {mark} goes at {divmod(n, 3)}")
+        return Wrong(drawn(expected), shown(reply["got"]), f"{mark} is to move, so {mark} goes at {action_of(n)}")
     return None
 
 
@@ -194,11 +209,23 @@ def minimax(p: str, reply: dict) -> Wrong | None:
         return None if got is None else Wrong("None", shown(got), why, "moves on finished boards")
     if got is None:
         return Wrong(moves_text(keep), "None", "the game is not over, so minimax must return a move", "None returned")
-    action = tuple(got) if isinstance(got, list) and len(got) == 2 and all(type(n) is int for n in got) else None
+    action = as_action(got)
     if action is None:
         why = "a move is an (i, j) tuple of two integers"
         return Wrong(moves_text(keep), shown(got), why, "not an action")
-    if action not in {divmod(n, 3) for n, c in enumerate(p) if c == "."}:
+    return move_judged(p, action, keep, got)
+
+
+def as_action(got: object) -> Action | None:
+    """A reply as an (i, j) tuple of two integers, or None when it is not one."""
+    if isinstance(got, list) and len(got) == 2 and all(type(n) is int for n in got):
+        return tuple(got)
+    return None
+
+
+def move_judged(p: str, action: Action, keep: list[Action], got: object) -> Wrong | None:
+    """What is wrong with minimax's action on a live board: illegal, or throwing the value away."""
+    if action not in {action_of(n) for n, c in enumerate(p) if c == "."}:
         why = "that cell is off the board" if not all(0 <= n <= 2 for n in action) else "that cell is taken"
         return Wrong(moves_text(keep), shown(got), why, "illegal moves")
     if action not in keep:
@@ -224,11 +251,16 @@ def moves_text(actions_: list[Action]) -> str:
 
 def shown(got: object) -> str:
     """A student's answer as Python would print it, boards drawn on one line."""
-    if isinstance(got, list) and len(got) == 3 and all(isinstance(row, list) and len(row) == 3 for row in got):
+    if is_board(got):
         return drawn("".join("X" if c == "X" else "O" if c == "O" else "." for row in got for c in row))
     if isinstance(got, list):
         return "(" + ", ".join(map(shown, got)) + ")"
     return repr(got)
+
+
+def is_board(got: object) -> bool:
+    """Three lists of three: a board, whatever is in its cells."""
+    return isinstance(got, list) and len(got) == 3 and all(isinstance(row, list) and len(row) == 3 for row in got)
 
 
 def drawn(p: str) -> str:

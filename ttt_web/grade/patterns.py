@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..core import tictactoe as ttt
 from ..core.costs import board, moves, over, to_move, utility
+from ..core.position import action_of
 from ..core.search import best_actions
 from .checks import Action
 
@@ -44,7 +45,7 @@ def always_max(p: str) -> int:
 
 
 def argbest(p: str, score: Callable[[str], int], maximizing: bool) -> set[Action]:
-    scored = {divmod(n, 3): score(child) for n, child in moves(p)}
+    scored = {action_of(n): score(child) for n, child in moves(p)}
     best = max(scored.values()) if maximizing else min(scored.values())
     return {a for a, v in scored.items() if v == best}
 

@@ -92,22 +92,39 @@ def timing_lines(tallies: dict[str, Tally]) -> list[str]:
 
 
 def text_report(path: str, tallies: dict[str, Tally], patterns: list[Pattern], site: str) -> str:
+    lines = table_lines(path, tallies)
+    for tally in (t for t in tallies.values() if t.failures):
+        lines += failure_lines(tally, site)
+    lines += patterns_lines(patterns, site)
+    lines += timing_lines(tallies)
+    if any(t.failures for t in tallies.values()):
+        lines += ["", f"The explore links open this project's explorer at {site}: start the site with `make run`."]
+    return "\n".join([*lines, "", LEARNING, "", verdict(tallies)])
+
+
+def table_lines(path: str, tallies: dict[str, Tally]) -> list[str]:
+    """The heading and the table of the functions: passed of checked, and the status."""
     lines = [f"Grading {path} against every reachable position of tic-tac-toe.", ""]
     lines.append(f"  {'function':<10} {'passed':>7} / {'checked':<7}")
     lines += [f"  {t.label:<10} {t.passed:>7,} / {t.checked:<7,} {t.status}" for t in tallies.values()]
     if "utility" in tallies and tallies["utility"].found:
         lines += ["", "utility (found as `score`, CPSC 481's name): CS50's check50 needs it named `utility`."]
-    for tally in (t for t in tallies.values() if t.failures):
-        lines += failure_lines(tally, site)
-    notes = [f"Note (legal play, not a failure): {p.name}: {p.text}" for p in patterns if not p.failure]
+    return lines
+
+
+def patterns_lines(patterns: list[Pattern], site: str) -> list[str]:
+    """The known bugs recognised, then the notes on legal play."""
+    lines = []
     for pattern in (p for p in patterns if p.failure):
         lines += pattern_lines(pattern, site)
-    lines += ["", *notes] if notes else []
-    lines += timing_lines(tallies)
-    if any(t.failures for t in tallies.values()):
-        lines += ["", f"The explore links open this project's explorer at {site}: start the site with `make run`."]
+    notes = [f"Note (legal play, not a failure): {p.name}: {p.text}" for p in patterns if not p.failure]
+    return lines + (["", *notes] if notes else [])
+
+
+def verdict(tallies: dict[str, Tally]) -> str:
+    """Passed, or the functions not passed and which to fix first."""
     failing = [t.label for t in tallies.values() if not t.ok]
-    verdict = "All checks passed." if not failing else f"Not passed: {', '.join(failing)}."
+    said = "All checks passed." if not failing else f"Not passed: {', '.join(failing)}."
     if first := fix_first(tallies):
-        verdict += f" Fix {first} first: the functions after it that call it may fail only because of it."
-    return "\n".join([*lines, "", LEARNING, "", verdict])
+        said += f" Fix {first} first: the functions after it that call it may fail only because of it."
+    return said

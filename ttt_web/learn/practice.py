@@ -10,7 +10,8 @@ import string
 from flask import Blueprint, Response, abort, redirect, render_template, request
 
 from ..core import drill
-from ..core.costs import EMPTY_BOARD, over, reachable
+from ..core.costs import reachable
+from ..core.position import EMPTY_BOARD, action_of, over
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import url_for
 from . import words
@@ -89,21 +90,32 @@ def named(tree: drill.Tree, boards: dict[str, str], maximizing: bool) -> dict[st
     for path in drill.paths(tree):
         here = drill.at(tree, path)
         leaf = isinstance(here, int)
-        parent = nodes.get(path[:-1]) if path else None
-        name = f"{parent['name']}{int(path[-1]) + 1}" if leaf and parent else next(letters)
-        role = "MAX" if maximizing == (len(path) % 2 == 0) else "MIN"
         board = boards.get(path)
-        action = played(boards[path[:-1]], board) if board and path else None
         nodes[path] = {
-            "path": path, "name": name, "leaf": leaf, "role": "" if leaf else role, "depth": len(path),
+            "path": path, "name": node_name(nodes, path, leaf, letters), "leaf": leaf,
+            "role": "" if leaf else node_role(path, maximizing), "depth": len(path),
             "children": [] if leaf else [path + str(n) for n in range(len(here))],
-            "value": here if leaf else None, "board": board, "action": action,
+            "value": here if leaf else None, "board": board, "action": reached_by(boards, path, board),
         }  # fmt: skip
     return nodes
 
 
+def node_name(nodes: dict[str, dict], path: str, leaf: bool, letters) -> str:
+    """A leaf is named after its parent and place (B1, B2); any other node takes the next letter."""
+    parent = nodes.get(path[:-1]) if path else None
+    return f"{parent['name']}{int(path[-1]) + 1}" if leaf and parent else next(letters)
+
+
+def node_role(path: str, maximizing: bool) -> str:
+    return "MAX" if maximizing == (len(path) % 2 == 0) else "MIN"
+
+
+def reached_by(boards: dict[str, str], path: str, board: str | None) -> tuple[int, int] | None:
+    return played(boards[path[:-1]], board) if board and path else None
+
+
 def played(before: str, after: str) -> tuple[int, int]:
-    return divmod(next(n for n in range(9) if before[n] != after[n]), 3)
+    return action_of(next(n for n in range(9) if before[n] != after[n]))
 
 
 def answers(mode, fields, nodes, values, pruned) -> dict[str, tuple[str, bool]]:
@@ -122,25 +134,35 @@ def answers(mode, fields, nodes, values, pruned) -> dict[str, tuple[str, bool]]:
 def reason(mode, path, nodes, values, visits, pruned) -> str:
     """Why the right answer at `path` is right: the part of the tree that decides it."""
     if mode == "backup":
-        node = nodes[path]
-        below = ", ".join(words.number(values[c]) for c in node["children"])
-        pick = "largest" if node["role"] == "MAX" else "smallest"
-        worth = f"{node['role']}({below}) = {words.number(values[path])}"
-        return f"{node['name']} is {node['role']}: it takes the {pick} of its children's values, {worth}."
+        return backed_up(nodes[path], values)
     parent = nodes[path[:-1]]
-    seen = {v.path: v for v in visits}
     if path[:-1] in pruned:
         return f"{parent['name']} itself is never visited, so nothing below it is."
     if path not in pruned:
         return f"{nodes[path]['name']} is visited: no earlier sibling's value made {parent['name']} stop before it."
+    return cut_off(path, nodes, {v.path: v for v in visits})
+
+
+def backed_up(node: dict, values: dict[str, int]) -> str:
+    """Why an inner node has its value: the largest (MAX) or smallest (MIN) of its children's."""
+    path = node["path"]
+    below = ", ".join(words.number(values[c]) for c in node["children"])
+    pick = "largest" if node["role"] == "MAX" else "smallest"
+    worth = f"{node['role']}({below}) = {words.number(values[path])}"
+    return f"{node['name']} is {node['role']}: it takes the {pick} of its children's values, {worth}."
+
+
+def cut_off(path: str, nodes: dict[str, dict], seen: dict) -> str:
+    """Why the node at `path` is pruned: its parent's window on entry and its earlier siblings' values."""
+    parent = nodes[path[:-1]]
     entry = seen[path[:-1]]
     done = [c for c in parent["children"] if c in seen]
-    last = done[-1]
+    last = words.number(seen[done[-1]].returned)
     got = ", ".join(f"{nodes[c]['name']} returned {words.number(seen[c].returned)}" for c in done)
     if parent["role"] == "MAX":
-        test = f"v = {words.number(seen[last].returned)} ≥ β = {words.number(entry.beta)}"
+        test = f"v = {last} ≥ β = {words.number(entry.beta)}"
     else:
-        test = f"v = {words.number(seen[last].returned)} ≤ α = {words.number(entry.alpha)}"
+        test = f"v = {last} ≤ α = {words.number(entry.alpha)}"
     window = f"α = {words.number(entry.alpha)}, β = {words.number(entry.beta)} on entry"
     where = f"At {parent['name']} ({parent['role']}, {window})"
     return f"{where}: {got}; then {test}, so it stops and {nodes[path]['name']} is pruned."

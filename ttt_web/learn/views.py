@@ -9,7 +9,9 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 
 from ..core import limited as core_limited
 from ..core import trace as core_trace
-from ..core.costs import EMPTY_BOARD, over, reachable
+from ..core.costs import reachable
+from ..core.position import EMPTY_BOARD, over
+from ..core.pseudocode import code
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import url_for
 from . import practice, words
@@ -49,9 +51,9 @@ def traced(text: str, pruning: bool):
     except ValueError as error:
         abort(404, str(error))
     steps, calls = core_trace.total(text, pruning)
-    lines = core_trace.code(step.top.function, words.role(step.top) == "MAX", pruning)
+    lines = code(step.top.function, words.role(step.top) == "MAX", pruning)
     first = step.frames[0]
-    root_lines = core_trace.code(first.function, words.role(first) == "MAX", pruning) if len(step.frames) > 1 else ()
+    root_lines = code(first.function, words.role(first) == "MAX", pruning) if len(step.frames) > 1 else ()
     page = render_template(
         "learn/trace.html",
         root=text,

@@ -51,43 +51,47 @@ def won(position: str) -> str:
 
 def says(step: tr.Step) -> str:
     """One or two sentences on the step shown."""
-    frame = step.top
-    root = frame.function == tr.ROOT
-    event = step.event
-    if event == "test":
-        if tr.finished(frame.position):
-            return f"TERMINAL(state) is true: {won(frame.position)}."
-        return "TERMINAL(state) is false: the game goes on."
-    if event == "return" and tr.finished(frame.position):
+    return _SAYINGS[step.event](step, step.top, step.top.function == tr.ROOT)
+
+
+def tested(step: tr.Step, frame: tr.Frame, root: bool) -> str:
+    if tr.finished(frame.position):
+        return f"TERMINAL(state) is true: {won(frame.position)}."
+    return "TERMINAL(state) is false: the game goes on."
+
+
+def returned(step: tr.Step, frame: tr.Frame, root: bool) -> str:
+    if tr.finished(frame.position):
         if root:
             return "The game is over, so minimax returns None: there is no action to take."
         return f"It returns UTILITY(state) = {number(step.returned)} (1 if X has won, {MINUS}1 if O has, else 0)."
-    if event == "init":
-        return initial(frame, root)
-    if event == "call":
-        other = tr.MIN if role(frame) == "MAX" else tr.MAX
-        mover = tr.to_move(frame.position)
-        return f"{mover} tries action {action(step.action)}: {other} is called on the board RESULT(state, action)."
-    if event == "back":
-        return came_back(step, frame, root)
-    if event == "cut":
-        bound = (
-            f"v = {number(frame.v)} ≥ β = {number(frame.beta)}"
-            if role(frame) == "MAX"
-            else (f"v = {number(frame.v)} ≤ α = {number(frame.alpha)}")
-        )
-        skipped = ", ".join(action(a) for a in step.pruned) or "no action left"
-        return f"{bound}: the caller would never let play come here, so it returns v now. Pruned: {skipped}."
-    if event == "keep":
-        if role(frame) == "MAX":
-            return f"α = MAX(α, v) = {number(frame.alpha)}: MAX is sure of at least this much on this path."
-        return f"β = MIN(β, v) = {number(frame.beta)}: MIN is sure of at most this much on this path."
     if root:
         return f"Every action is tried: minimax returns best_action = {action(step.returned)}, worth {number(frame.v)}."
     return f"Every action is tried: {frame.function} returns v = {number(step.returned)} to its caller."
 
 
-def initial(frame: tr.Frame, root: bool) -> str:
+def called(step: tr.Step, frame: tr.Frame, root: bool) -> str:
+    other = tr.MIN if role(frame) == "MAX" else tr.MAX
+    mover = tr.to_move(frame.position)
+    return f"{mover} tries action {action(step.action)}: {other} is called on the board RESULT(state, action)."
+
+
+def cut(step: tr.Step, frame: tr.Frame, root: bool) -> str:
+    if role(frame) == "MAX":
+        bound = f"v = {number(frame.v)} ≥ β = {number(frame.beta)}"
+    else:
+        bound = f"v = {number(frame.v)} ≤ α = {number(frame.alpha)}"
+    skipped = ", ".join(action(a) for a in step.pruned) or "no action left"
+    return f"{bound}: the caller would never let play come here, so it returns v now. Pruned: {skipped}."
+
+
+def kept(step: tr.Step, frame: tr.Frame, root: bool) -> str:
+    if role(frame) == "MAX":
+        return f"α = MAX(α, v) = {number(frame.alpha)}: MAX is sure of at least this much on this path."
+    return f"β = MIN(β, v) = {number(frame.beta)}: MIN is sure of at most this much on this path."
+
+
+def initial(step: tr.Step, frame: tr.Frame, root: bool) -> str:
     if role(frame) == "MAX":
         start = "best starts at −∞" if root else "v starts at −∞"
         return f"X is to move: MAX. {start}, so the first value found is an improvement."
@@ -104,3 +108,14 @@ def came_back(step: tr.Step, frame: tr.Frame, root: bool) -> str:
         return f"{got}, not better than best = {number(frame.v)}: best_action stays {action(frame.best_action)}."
     pick = "MAX" if role(frame) == "MAX" else "MIN"
     return f"{got}; v = {pick}(v, {number(step.returned)}) = {number(frame.v)}, the best so far."
+
+
+_SAYINGS = {
+    "test": tested,
+    "return": returned,
+    "init": initial,
+    "call": called,
+    "back": came_back,
+    "cut": cut,
+    "keep": kept,
+}

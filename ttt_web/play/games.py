@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 from flask import Blueprint, render_template
 
-from ..core.costs import position_of
-from ..core.game import SIDES, Game
+from ..core.game import Game
 from ..core.players import Players
+from ..core.position import SIDES, position_of
 from ..web import player
 
 bp = Blueprint("games", __name__, url_prefix="/games")

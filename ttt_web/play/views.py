@@ -10,7 +10,6 @@ import random
 from flask import Blueprint, Response, redirect, render_template, request
 
 from ..core import tictactoe as ttt
-from ..core.costs import position_of
 from ..core.game import (
     DEFAULTS,
     DIFFICULTIES,
@@ -25,8 +24,9 @@ from ..core.game import (
     valid_name,
 )
 from ..core.players import Players
+from ..core.position import other, position_of
 from ..web import player
-from ..web.board_view import BLANK, board_view
+from ..web.board_view import BLANK, BoardView, board_view
 from ..web.moves import requested_move
 from ..web.urls import url_for
 
@@ -70,16 +70,27 @@ def game_error(exc: GameError):
 
 @bp.get("/")
 def index():
-    start = request.args.get("from")
-    moves = None if start is None else playable_position(start)
-    if start is not None and moves is None:
-        raise Rejected("There is no game to play on from that position.", 400)
-    ref, number = request.args.get("g"), request.args.get("n", "")
+    moves, ref = requested_start(), request.args.get("g")
     if ref is None:
         return page(start=moves)
     game = player.current_game()
     if game is None or ref != game.ref:
         return page(message="That board is from an earlier game. Here is your game now.")
+    return past_page(game, request.args.get("n", ""))
+
+
+def requested_start() -> tuple[int, ...] | None:
+    """The moves to the position a link asks to play on from, or None for none; 400 if the
+    link names no such position."""
+    start = request.args.get("from")
+    moves = None if start is None else playable_position(start)
+    if start is not None and moves is None:
+        raise Rejected("There is no game to play on from that position.", 400)
+    return moves
+
+
+def past_page(game: Game, number: str) -> str:
+    """The game as it was after move `number` (the Back button's board), or as it is now."""
     shown = int(number) if number.isascii() and number.isdigit() and len(number) <= 1 else game.number
     if shown > game.number:
         return page(message="Those moves were taken back. Here is the game now.")
@@ -114,7 +125,7 @@ def new_game():
         options[name] = value
     names = friends(options)
     if request.form.get("swap") == "1":  # play again, the other one starting
-        options["side"] = ttt.O if options["side"] == ttt.X else ttt.X
+        options["side"] = other(options["side"])
         names = names[::-1]
     start = starting_position(request.form.get("from"))
     check_form_token()
@@ -157,7 +168,7 @@ def playable_position(text: str) -> tuple[int, ...] | None:
     """The moves written in `text` if they are legal and the game is not over, else None."""
     moves = parse_moves(text)
     try:
-        if moves is not None and not Game(token="", mode="friend", moves=moves).over:
+        if moves is not None and not Game.of_moves(moves).over:
             return moves
     except (GameError, ttt.InvalidMoveError):
         pass
@@ -247,31 +258,41 @@ def page(
     form, which keeps the `choices` sent."""
     game = player.current_game()
     teaching = player.teach_on()
-    start_game = Game(token="", mode="friend", moves=start) if start else None
-    if start_game:
-        view = board_view(start_game, False, links=False)
-    elif past is not None:
-        view = board_view(game.at(past), False, links=False)
-    else:
-        view = board_view(game, teaching)
+    start_game = Game.of_moves(start) if start else None
     return render_template(
         "play/index.html",
-        game=game,
+        **about_the_game(game),
         past=past,
         here=board_url(game) if past is not None else "",  # the way back from an earlier board
-        token=game.token if game else "",
         options=choices or player.preferences(game),
-        view=view,
+        view=shown_board(game, start_game, past, teaching),
         teach=teaching,
         message=message,
         error=error,
         form_error=form_error,
         error_field=error_field,
-        score=player.score(game),
-        history=game.history() if game else [],
-        review=format_moves(game.moves) if game and game.moves else "",
-        players=Players.of(game).query() if game else {},
-        position=position_of((game or BLANK).board),
         start=format_moves(start) if start else "",
         start_game=start_game,
     )
+
+
+def about_the_game(game: Game | None) -> dict:
+    """What the page says of the current game, if any: its token, score, moves and players."""
+    return {
+        "game": game,
+        "token": game.token if game else "",
+        "score": player.score(game),
+        "history": game.history() if game else [],
+        "review": format_moves(game.moves) if game and game.moves else "",
+        "players": Players.of(game).query() if game else {},
+        "position": position_of((game or BLANK).board),
+    }
+
+
+def shown_board(game: Game | None, start_game: Game | None, past: int | None, teaching: bool) -> BoardView:
+    """The board the page draws: a position to play on, an earlier move of the game, or the game."""
+    if start_game:
+        return board_view(start_game, False, links=False)
+    if past is not None:
+        return board_view(game.at(past), False, links=False)
+    return board_view(game, teaching)

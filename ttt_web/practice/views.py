@@ -6,19 +6,32 @@ from __future__ import annotations
 
 import functools
 import random
+from typing import NamedTuple
 
 from flask import Blueprint, abort, render_template, request
 
-from ..core.costs import EMPTY_BOARD, board, over, reachable, to_move
-from ..core.game import action_name, cell_name
+from ..core import tictactoe as ttt
+from ..core.costs import reachable
 from ..core.judging import judge
+from ..core.position import EMPTY_BOARD, Outcome, action_name, action_of, board, cell_name, over, to_move
 from ..core.words import outlook
 from ..web import player
 from ..web.board_view import position_view
 
 bp = Blueprint("practice", __name__, url_prefix="/practice")
 rng = random.SystemRandom()
-OUTCOMES = ("win", "draw", "loss")
+OUTCOMES = tuple(Outcome)
+
+
+class Graded(NamedTuple):
+    """One empty cell's answer, graded: what the player said a move there leads to, and
+    what it does (with perfect play after it, as cell names)."""
+
+    cell: str
+    answer: str
+    value: ttt.MoveValue
+    correct: bool
+    line: list[str]
 
 
 @bp.get("/")
@@ -32,11 +45,11 @@ def grade():
     text = checked(request.form.get("position", ""))
     here, graded = board(text), []
     for cell in empty_cells(text):
-        judged = judge(here, divmod(cell, 3))
+        judged = judge(here, action_of(cell))
         answer = request.form.get(f"cell-{cell_name(cell)}", "")
         refutation = [action_name(a) for a in judged.refutation]
-        graded.append((cell_name(cell), answer, judged.played, answer == judged.played.outcome, refutation))
-    right = sum(correct for *_, correct, _ in graded)
+        graded.append(Graded(cell_name(cell), answer, judged.played, answer == judged.played.outcome, refutation))
+    right = sum(g.correct for g in graded)
     record = player.record_practice(text, right, len(graded))
     return page(text, graded=graded, right=right, record=record)
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, render_template, request
 
-from ..core.costs import position_of
-from ..core.game import Game, action_name, format_moves
+from ..core.game import Game, format_moves
 from ..core.judging import Judgement, judge
+from ..core.players import Players
+from ..core.position import action_name, action_of, position_of
 from ..web.board_view import BoardView, position_view
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import url_for
@@ -24,22 +25,19 @@ def mistake(moves: str, n: int):
     """The n-th move of the game that was not best (from 1), to find a better one for."""
     cells, players = reviewed(moves).moves, players_asked()
     plies = to_retry(cells, players)
-    if not 1 <= n <= len(plies):
-        yours = " of yours" if players.against_ai else ""
-        abort(404, f"This game has {len(plies)} moves{yours} to retry." if plies else f"Every move{yours} was best.")
-    ply = plies[n - 1]
-    before = Game(token="", mode="friend", moves=cells[: ply - 1])
+    ply = _nth(plies, n, players)
+    before = Game.of_moves(cells[: ply - 1])
     text = position_of(before.board)
 
     def here(**more: str) -> str:
         return url_for("retry.mistake", moves=format_moves(cells), n=str(n), **players.query(), **more)
 
-    links = {cell: here(**{"try": str(cell)}) for cell in range(9) if text[cell] == "."}
     tried = _tried(text)
-    graded = judge(before.board, divmod(tried, 3)) if tried is not None else None
+    graded = judge(before.board, action_of(tried)) if tried is not None else None
     solved = graded is not None and graded.verdict == "best"
     answer = request.args.get("show") == "answer"
-    view = position_view(text, False, links=None if solved or answer else links, action=f"try {before.to_move} here")
+    links = None if solved or answer else {cell: here(**{"try": str(cell)}) for cell in range(9) if text[cell] == "."}
+    view = position_view(text, False, links=links, action=f"try {before.to_move} here")
     if graded is not None:
         draw_try(view, tried, before.to_move, solved)
     if answer:
@@ -65,9 +63,18 @@ def mistake(moves: str, n: int):
     return Response(page, headers={"Cache-Control": PUBLIC_FOR_A_DAY})
 
 
+def _nth(plies: list[int], n: int, players: Players) -> int:
+    """The ply of the n-th move to retry; 404 if the game has no such one."""
+    if not 1 <= n <= len(plies):
+        yours = " of yours" if players.against_ai else ""
+        abort(404, f"This game has {len(plies)} moves{yours} to retry." if plies else f"Every move{yours} was best.")
+    return plies[n - 1]
+
+
 def draw_try(view: BoardView, cell: int, mark: str, right: bool) -> None:
     """The tried move on the board, said right or wrong there too."""
-    drawn = view.rows[cell // 3][cell % 3]
+    row, col = action_of(cell)
+    drawn = view.rows[row][col]
     drawn.mark, drawn.href = mark, ""
     drawn.classes += f" mark-{mark.lower()} tried tried-{'right' if right else 'wrong'}"
     drawn.label = f"{drawn.label.split(',')[0]}, your try: {mark}, {'right' if right else 'not this one'}"

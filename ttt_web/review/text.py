@@ -8,19 +8,16 @@ import itertools
 from dataclasses import dataclass
 
 from ..core import tictactoe as ttt
-from ..core.game import Game, action_name
+from ..core.game import Game
 from ..core.judging import Judgement, accuracy, value_after
 from ..core.players import Players
+from ..core.position import action_name, other
 
 TURNED = {
     ("win", "draw"): "a win into a draw",
     ("draw", "loss"): "a draw into a loss",
     ("win", "loss"): "a win into a loss",
 }
-
-
-def other(mark: str) -> str:
-    return ttt.O if mark == ttt.X else ttt.X
 
 
 @dataclass(frozen=True)

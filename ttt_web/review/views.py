@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from flask import Blueprint, Response, abort, render_template, request
 
 from ..core import tictactoe as ttt
-from ..core.costs import position_of
 from ..core.game import Game, GameError, format_moves, parse_moves
 from ..core.judging import Judgement, review
 from ..core.players import Players, PlayersError
-from ..web.board_view import BoardView, board_view
+from ..core.position import action_of, cell_of, position_of
+from ..core.words import ending
+from ..web.board_view import board_view
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import public_base, url_for, varies_by_host
 from .picture import png
@@ -35,10 +36,8 @@ def game(moves: str):
 
     listed = [Move(n + 1, judged, step(n + 1), players) for n, judged in enumerate(judge_all(cells))]
     turning = turning_point(listed)
-    ply = _ply(len(cells), default=turning.ply if turning else len(cells))
-    current = listed[ply - 1] if ply else None
-    better = request.args.get("show") == "better" and current is not None and current.judged.verdict != "best"
-    shown = Game(token="", mode="friend", moves=cells[: ply - 1 if better else ply])
+    ply, current, better = _shown_ply(listed, turning)
+    shown = Game.of_moves(cells[: ply - 1 if better else ply])
     tally = summary(listed, players)
     site = public_base()
     response = Response(
@@ -51,7 +50,9 @@ def game(moves: str):
             step=step,
             back="back" in extra,
             players=players,
-            view=with_played(board_view(shown, teach_on=True, links=False), current.judged.action if better else None),
+            view=board_view(
+                shown, teach_on=True, links=False, played=cell_of(current.judged.action) if better else None
+            ),
             position=position_of(shown.board),
             teach=True,
             final_text=result_text(final, players),
@@ -83,18 +84,17 @@ def players_asked() -> Players:
 def picture(moves: str):
     """The final board as a PNG picture, for link previews (chat apps draw no SVG)."""
     final = reviewed(moves)
-    return Response(
-        png(final.moves, final.winning_line), mimetype="image/png", headers={"Cache-Control": PUBLIC_FOR_A_DAY}
-    )
+    image = png(position_of(final.board), final.winning_line)
+    return Response(image, mimetype="image/png", headers={"Cache-Control": PUBLIC_FOR_A_DAY})
 
 
-def with_played(view: BoardView, action: ttt.Action | None) -> BoardView:
-    """The board before a mistake, with the cell the game played there marked."""
-    if action is not None:
-        cell = view.rows[action[0]][action[1]]
-        cell.classes += " played-here"
-        cell.label += "; played in the game"
-    return view
+def _shown_ply(listed: list[Move], turning: Move | None) -> tuple[int, Move | None, bool]:
+    """The ply the review shows (by default its turning point, else the end), its move, and
+    whether the page shows the better move there instead."""
+    ply = _ply(len(listed), default=turning.ply if turning else len(listed))
+    current = listed[ply - 1] if ply else None
+    better = request.args.get("show") == "better" and current is not None and current.judged.verdict != "best"
+    return ply, current, better
 
 
 def reviewed(moves: str) -> Game:
@@ -104,7 +104,7 @@ def reviewed(moves: str) -> Game:
     if cells is None:
         abort(400, "A review link lists the cells played, 0 to 8 row by row, like /review/4-0-8-2.")
     try:
-        return Game(token="", mode="friend", moves=cells)
+        return Game.of_moves(cells)
     except (GameError, ttt.InvalidMoveError):
         abort(404, "No game of tic-tac-toe has these moves: a cell is played twice or after the end.")
 
@@ -112,7 +112,7 @@ def reviewed(moves: str) -> Game:
 @functools.lru_cache(maxsize=4096)
 def judge_all(cells: tuple[int, ...]) -> tuple[Judgement, ...]:
     """Every move of a game judged: the same for every visitor, so kept."""
-    return tuple(review([divmod(cell, 3) for cell in cells]))
+    return tuple(review([action_of(cell) for cell in cells]))
 
 
 def to_retry(cells: tuple[int, ...], players: Players) -> list[int]:
@@ -146,10 +146,9 @@ STRIP_LEFT, STRIP_STEP, STRIP_HEIGHT = 48, 24, 20  # the strip's units: labels, 
 
 def strip(moves: list[Move], start: str) -> list[Point]:
     """The game's value after every ply, from the empty board (a draw, at `start`) to the end."""
-    words = {1: "X wins", 0: "draw", -1: "O wins"}
     points = [Point(0, STRIP_LEFT, 2 * STRIP_HEIGHT, 0, start, "Before move 1: draw")]
     for move in moves:
-        label = f"Move {move.ply}, {move.label} at {move.cell}: {words[move.value]}"
+        label = f"Move {move.ply}, {move.label} at {move.cell}: {ending(move.value)}"
         points.append(
             Point(
                 move.ply,

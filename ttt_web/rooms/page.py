@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections import OrderedDict
-from dataclasses import replace
+from dataclasses import dataclass, fields, replace
 from typing import NamedTuple
 
 import segno
@@ -16,10 +16,10 @@ from flask import render_template
 from markupsafe import Markup
 
 from ..core import tictactoe as ttt
-from ..core.costs import position_of
-from ..core.game import Game, cell_name, format_moves, mark_of
+from ..core.game import Game, format_moves
+from ..core.position import cell_name, mark_of, position_of
 from ..core.room import GUEST, HOST, Room
-from ..web.board_view import board_view
+from ..web.board_view import BoardView, board_view
 from ..web.urls import url_for
 
 PARTS = ("join", "invite", "status", "board", "controls", "shared", "score")  # each is rooms/<part>.html
@@ -27,43 +27,89 @@ REFRESH_SECONDS = 2  # without JavaScript, a waiting player's page reloads this 
 CACHED_PARTS = 512  # rendered (room, version, seat) sets a process keeps
 
 
-def context(room: Room, version: int, you: int | None) -> dict:
+@dataclass(frozen=True)
+class RoomPage:
     """Everything the room's templates use, for the visitor in seat `you` (None: a visitor)."""
+
+    room: Room
+    version: int
+    you: int | None
+    your_mark: str
+    labels: tuple[str, ...]
+    watching: str  # to a visitor of a full room, whom they watch
+    view: BoardView
+    line: tuple[str, str, str]  # the status line's state, result and text
+    title: str
+    waiting: bool  # for a friend, a move, or an answer; a spectator of a full room too
+    token: str  # the seat's, in its forms and links
+    rematch: Rematch
+    qr: Markup | None  # the link as a QR code, to a player waiting for a friend
+    can_join: bool
+    joining_mark: str  # the mark whoever takes the free seat plays first
+    review: str  # the finished game's moves, for its review's address
+    review_players: dict[str, str]  # the review's query naming the round's players
+    position: str
+
+    def values(self) -> dict:
+        """The fields by name, as the templates take them."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def context(room: Room, version: int, you: int | None) -> RoomPage:
     names = player_names(room, you)
-    state, result, text = room_status(room, you, names)
+    line = room_status(room, you, names)
     mine = you is not None and room.whose_turn() == you
     token = room.seat_token(you) if you is not None else ""
     game = replace(room.game, token=token) if mine else room.game
+    return RoomPage(
+        room=room,
+        version=version,
+        you=you,
+        labels=tuple(cap(name) for name in names),
+        view=board_view(game, False, links=mine, move_url=url_for("rooms.move", room_id=room.id)),
+        line=line,
+        title=line[2],
+        waiting=not mine and (you is not None or room.full),
+        joining_mark=joining_mark(room),
+        token=token,
+        rematch=rematch(room, you, names),
+        review=format_moves(room.moves) if room.over and room.moves else "",
+        review_players=review_players(room),
+        position=position_of(room.game.board),
+        **_for_whom(room, you),
+    )
+
+
+def _for_whom(room: Room, you: int | None) -> dict:
+    """What a player sees and a visitor does not, and the other way round."""
+    if you is None:
+        return {"your_mark": "", "watching": watching(room) if room.full else "", "qr": None, "can_join": not room.full}
     return {
-        "room": room,
-        "version": version,
-        "you": you,
-        "your_mark": room.mark(you) if you is not None else "",
-        "labels": tuple(cap(name) for name in names),
-        "watching": watching(room) if you is None and room.full else "",
-        "view": board_view(game, False, links=mine, move_url=url_for("rooms.move", room_id=room.id)),
-        "line": (state, result, text),
-        "title": text,
-        "waiting": you is not None and not mine,  # for a friend, a move, or an answer
-        "token": token,
-        "rematch": rematch(room, you, names),
-        "qr": qr_svg(room.link) if you is not None and not room.full else None,
-        "can_join": you is None and not room.full,
-        "review": format_moves(room.moves) if room.over and room.moves else "",
-        "review_players": review_players(room),
-        "position": position_of(room.game.board),
+        "your_mark": room.mark(you),
+        "watching": "",
+        "qr": None if room.full else qr_svg(room.link),
+        "can_join": False,
     }
+
+
+def joining_mark(room: Room) -> str:
+    """The mark whoever takes the free seat plays first: the next round's, if this one has begun."""
+    if room.full:
+        return ""
+    free = room.seats.index("")
+    begun = room.moves or room.resigned is not None
+    return replace(room, round=room.round + 1).mark(free) if begun else room.mark(free)
 
 
 def round_game(room: Room) -> Game:
     """This round's game with its players' names by their marks."""
-    names = {room.mark(who): room.names[who] for who in (HOST, GUEST)}
+    names = {room.mark(who): room.name(who) for who in (HOST, GUEST)}
     return replace(room.game, names=(names[ttt.X], names[ttt.O]))
 
 
 def review_players(room: Room) -> dict[str, str]:
     """The review's query that names this round's players by their marks."""
-    return {room.mark(who).lower(): room.names[who] for who in (HOST, GUEST) if room.names[who]}
+    return {room.mark(who).lower(): room.name(who) for who in (HOST, GUEST) if room.name(who)}
 
 
 class Rematch(NamedTuple):
@@ -93,8 +139,8 @@ def parts(room: Room, version: int, you: int | None) -> tuple[str, dict[str, str
     """The page's title and its parts, rendered, by id (`live-<part>`)."""
     key = (room.id, version, you)
     if key not in _rendered:
-        values = context(room, version, you)
-        _rendered[key] = values["title"], {f"live-{p}": render_template(f"rooms/{p}.html", **values) for p in PARTS}
+        shown = context(room, version, you)
+        _rendered[key] = shown.title, {f"live-{p}": render_template(f"rooms/{p}.html", **shown.values()) for p in PARTS}
         if len(_rendered) > CACHED_PARTS:
             _rendered.popitem(last=False)
     return _rendered[key]
@@ -108,12 +154,16 @@ def player_names(room: Room, you: int | None) -> tuple[str, str]:
     friend"; to a visitor, the names or "the host" and "the guest"."""
     names = []
     for who in (HOST, GUEST):
-        given = room.names[who]
+        given = room.name(who)
         if who == you:
             names.append("you")
         else:
             names.append(given or ("your friend" if you is not None else ("the host", "the guest")[who]))
     return names[0], names[1]
+
+
+def wins(count: int) -> str:
+    return f"{count} win" if count == 1 else f"{count} wins"
 
 
 def cap(text: str) -> str:
@@ -131,14 +181,22 @@ def room_status(room: Room, you: int | None, names: tuple[str, str]) -> tuple[st
     """(state, result, text) of the line above the board, for this visitor, who knows the
     players by `names` (player_names)."""
     if not room.full and not room.over:
-        if you is None:
-            host = names[HOST] if room.seats[HOST] else names[GUEST]
-            return "waiting", "", f"{cap(host)} is waiting for someone to take the other seat."
-        if room.vacated:
-            return "waiting", "", "Your friend left. Send the link to someone else to play in the free seat."
-        return "waiting", "", "Waiting for your friend to join."
+        return "waiting", "", _waiting_for_a_friend(room, you, names)
     if room.over:
-        return "over", _result(room, you), _ending(room, names, you)
+        return "over", _result(room, you), _ending_for(room, you, names)
+    return _playing(room, you, names)
+
+
+def _waiting_for_a_friend(room: Room, you: int | None, names: tuple[str, str]) -> str:
+    if you is None:
+        host = names[HOST] if room.seats[HOST] else names[GUEST]
+        return f"{cap(host)} is waiting for someone to take the other seat."
+    if room.vacated:
+        return f"{cap(names[1 - you])} left. Send the link to someone else to play in the free seat."
+    return "Waiting for your friend to join."
+
+
+def _playing(room: Room, you: int | None, names: tuple[str, str]) -> tuple[str, str, str]:
     game, turn = room.game, room.whose_turn()
     if you is None:
         by = {room.mark(who): f"{cap(names[who])} ({room.mark(who)})" for who in (HOST, GUEST)}
@@ -148,6 +206,15 @@ def room_status(room: Room, you: int | None, names: tuple[str, str]) -> tuple[st
     if turn == you:
         return "playing", "", f"{last}Your turn: place {room.mark(you)}."
     return "waiting", "", f"{last}Waiting for {names[turn]} to move."
+
+
+def _ending_for(room: Room, you: int | None, names: tuple[str, str]) -> str:
+    """The round's ending; to the player who stayed, also that the other left after it."""
+    ending = _ending(room, names, you)
+    left_after = room.vacated and room.seats[room.resigned] if room.resigned is not None else room.vacated
+    if you is not None and left_after:
+        ending += f" {cap(names[1 - you])} left: send the link to someone else to play again."
+    return ending
 
 
 def _result(room: Room, you: int | None) -> str:
@@ -168,7 +235,7 @@ def _ending(room: Room, names: tuple[str, str], you: int | None) -> str:
     if room.resigned is None:
         return won
     if not room.seats[room.resigned]:
-        return f"Your friend left during the game. {won}" if you is not None else f"A player left. {won}"
+        return f"{cap(names[room.resigned])} left during the game. {won}"
     return f"{cap(names[room.resigned])} resigned. {won}"
 
 

@@ -9,15 +9,16 @@ from __future__ import annotations
 import hmac
 from collections.abc import Callable
 
-from flask import Blueprint, redirect, render_template, request
-from werkzeug.exceptions import Forbidden, NotFound
+from flask import Blueprint, current_app, redirect, render_template, request
+from werkzeug.exceptions import Forbidden, Gone, HTTPException, NotFound
 
 from ..core.game import clean_name
-from ..core.room import Room, RoomError, new_key
+from ..core.room import Room, RoomError, issued, new_key
 from ..rooms import page as roompage
 from ..rooms import stream as roomstream
 from ..web import player
 from ..web.errors import http_error
+from ..web.limits import ROOM_MESSAGE, limiter
 from ..web.moves import requested_move
 from ..web.urls import public_base, url_for
 from .store import Change, rooms
@@ -25,6 +26,7 @@ from .store import Change, rooms
 bp = Blueprint("rooms", __name__, url_prefix="/room")
 
 CLOSED = "This room has closed: rooms close when both players have left, or after a day with no move."
+NO_SUCH_ROOM = "There is no such room: check the link you were sent, or invite a friend from a game of your own."
 
 
 @bp.errorhandler(RoomError)
@@ -32,18 +34,20 @@ def refused(exc: RoomError):
     """The room as it is now, with the reason; the invitation form has no room to show."""
     room, version = rooms().read((request.view_args or {}).get("room_id", ""))
     if room is None:  # an error handler answers; an exception raised here would be a 500
-        return http_error(NotFound(CLOSED))
+        return http_error(missing((request.view_args or {}).get("room_id", "")))
     return page(room, version, message=str(exc)), exc.status
 
 
 @bp.post("/new")
+@limiter.limit(lambda: current_app.config["NEW_ROOM_LIMIT"], error_message=ROOM_MESSAGE)
 def invite():
     game = player.current_game()
     if game is not None and not hmac.compare_digest(request.form.get("game", "").encode(), game.token.encode()):
         raise Forbidden("That button belongs to another game.")
     key, base, typed = new_key(), public_base(), request.form.get("name", "")[:40]
     try:
-        room = Room.open(key, lambda room_id: base + url_for("rooms.room", room_id=room_id), clean_name(typed))
+        link = lambda room_id: base + url_for("rooms.room", room_id=room_id)  # noqa: E731 - the id is made inside
+        room = Room.open(key, link, clean_name(typed), secret=id_secret())
     except RoomError as exc:  # said beside the field, what was typed kept
         return render_template("rooms/new.html", error=str(exc), typed=typed, token=game.token if game else ""), 400
     sit(room.id, key, lambda _: room)
@@ -54,7 +58,7 @@ def invite():
 def room(room_id: str):
     found, version = rooms().read(room_id)
     if found is None:
-        raise NotFound(CLOSED)
+        raise missing(room_id)
     return page(found, version)
 
 
@@ -66,9 +70,25 @@ def events(room_id: str):
 @bp.post("/<room_id>/join")
 def join(room_id: str):
     key = player.seat_key(room_id) or new_key()
-    name = clean_name(request.form.get("name", ""))
-    sit(room_id, key, lambda room: existing(room).join(key, name))
+    typed = request.form.get("name", "")[:40]
+    try:
+        sit(room_id, key, lambda room: existing(room, room_id).join(key, clean_name(typed)))
+    except RoomError as exc:
+        return refused_seat(room_id, exc, typed)
     return to_room(room_id)
+
+
+def refused_seat(room_id: str, exc: RoomError, typed: str):
+    """A seat refused: beside the name field, what was typed kept; or, if someone sat first,
+    who it was (the form says which seat it asked for)."""
+    room, version = rooms().read(room_id)
+    if room is None:
+        raise missing(room_id)
+    if not room.full:
+        return page(room, version, join_error=str(exc), typed=typed), exc.status
+    seat = request.form.get("seat", "")
+    taker = roompage.player_names(room, None)[int(seat)] if seat in ("0", "1") else "someone"
+    return page(room, version, message=f"{roompage.cap(taker)} took the seat first. You can watch the game."), 409
 
 
 @bp.get("/<room_id>/move")
@@ -118,7 +138,9 @@ def confirm_leave(room_id: str):
     if room.full and room.moves and not room.over:
         lines.append(f"The game under way counts as resigned: {other} wins it.")
     if room.seats[1 - who]:
-        lines.append(f"{roompage.cap(other)} keeps the board and the score, and can invite someone else.")
+        kept = f"{roompage.cap(other)} keeps the board and their {roompage.wins(room.score[1 - who])} in this room"
+        lines.append(f"{kept}, and can invite someone else.")
+        lines.append("Whoever takes your seat starts with no wins, and the draws start again from 0.")
     else:
         lines.append("Nobody else sits in this room: it closes.")
     return confirm(room, who, "leave", "Leave the room?", lines, "Yes, leave the room")
@@ -155,7 +177,7 @@ def act(room_id: str, action: Callable[[Room, int | None], Room]):
     key = player.seat_key(room_id)
 
     def change(room: Room | None) -> Room:
-        found = existing(room)
+        found = existing(room, room_id)
         remember(found, found.player(key))  # a round over, before the next one starts
         return action(found, found.player(key))
 
@@ -190,17 +212,29 @@ def seated(room: Room | None, key: str) -> bool:
 
 def seated_in(room_id: str) -> tuple[Room, int]:
     """The room and this session's seat in it; refused for anyone without one."""
-    room = existing(rooms().get(room_id))
+    room = existing(rooms().get(room_id), room_id)
     who = room.player(player.seat_key(room_id))
     if who is None:
         raise RoomError("You have no seat in this room.", 403)
     return room, who
 
 
-def existing(room: Room | None) -> Room:
+def existing(room: Room | None, room_id: str) -> Room:
     if room is None:
-        raise NotFound(CLOSED)
+        raise missing(room_id)
     return room
+
+
+def missing(room_id: str) -> HTTPException:
+    """Why room `room_id` is not there: it has closed (410), or this site never made it (404)."""
+    return Gone(CLOSED) if issued(room_id, id_secret()) else NotFound(NO_SUCH_ROOM)
+
+
+def id_secret() -> bytes:
+    """The key that signs room ids: derived from the app's secret key, for this use only."""
+    secret = current_app.secret_key
+    secret = secret.encode() if isinstance(secret, str) else secret
+    return hmac.new(secret, b"ttt room ids", "sha256").digest()
 
 
 def to_room(room_id: str):
@@ -209,12 +243,12 @@ def to_room(room_id: str):
     return redirect(url_for("rooms.room", room_id=room_id), 303)
 
 
-def page(room: Room, version: int, message: str | None = None) -> str:
+def page(room: Room, version: int, message: str | None = None, **form) -> str:
     you = room.player(player.seat_key(room.id))
     remember(room, you)
-    values = roompage.context(room, version, you)
-    refresh = roompage.REFRESH_SECONDS if values["waiting"] and player.auto_refresh_on() else None
-    return render_template("rooms/room.html", **values, refresh=refresh, message=message)
+    shown = roompage.context(room, version, you)
+    refresh = roompage.REFRESH_SECONDS if shown.waiting and player.auto_refresh_on() else None
+    return render_template("rooms/room.html", **shown.values(), refresh=refresh, message=message, **form)
 
 
 def confirm(room: Room, who: int, action: str, question: str, explanation: list[str], yes: str) -> str:

@@ -4,13 +4,14 @@ in Python, so that the template only prints them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from markupsafe import Markup
 
 from ..core import tictactoe as ttt
-from ..core.costs import EMPTY_BOARD, over, reachable
-from ..core.game import DEFAULTS, SIDES, Game, cell_name, mark_of
+from ..core.costs import reachable
+from ..core.game import DEFAULTS, Game
+from ..core.position import COLUMNS, EMPTY_BOARD, SIDES, action_of, cell_name, last_mover, mark_of, other, over
 from ..core.words import in_words, rank
 from .urls import url_for
 
@@ -59,86 +60,142 @@ CELL_NAMES = tuple(f"Row {n // 3 + 1}, column {n % 3 + 1}" for n in range(9))
 
 
 def board_view(
-    game: Game | None, teach_on: bool, links: bool = True, move_url: str = "", history: bool = True
+    game: Game | None,
+    teach_on: bool,
+    links: bool = True,
+    move_url: str = "",
+    history: bool = True,
+    *,
+    hrefs: dict[int, str] | None = None,
+    action: str = "",
+    played: int | None = None,
 ) -> BoardView:
     """What the template needs: cells, status and the AI's comment. Without `links`, a
     read-only board (a review) whose teach values are for whoever is to move. Moves go to
     `move_url`, or else to the game's own. Without `history` (a position reached in an
-    order nobody played), no mark is ringed as the last move."""
+    order nobody played), no mark is ringed as the last move. `hrefs` links empty cells of
+    a read-only board to other pages, announced with `action`; `played` marks the cell the
+    game played where a better move is shown."""
     shown = game or BLANK
-    mover = shown.to_move
-    playable = shown.humans_turn if links else not shown.over
-    move_url = move_url or url_for("play.move")
-    link = f"{move_url}?game={game.token}&" if game else f"{move_url}?"
-    values = ttt.scores(shown.board) if teach_on and playable else {}
-    top = max(values.values(), key=rank) if values else None
-    me, them = ("you", _opponent(shown)) if links else (mover, ttt.O if mover == ttt.X else ttt.X)
-    line = shown.winning_line
-    last = shown.moves[-1] if shown.moves and history else None
-    cells = []
-    for n, name in enumerate(CELL_NAMES):
-        row, col = divmod(n, 3)
-        mark = shown.board[row][col] or ""
-        classes = "cell" + (f" mark-{mark.lower()}" if mark else "")
-        classes += (" in-line" if n in line else "") + (" last" if n == last else "")
-        if mark:
-            cells.append(Cell(row, col, mark, classes, f"{name}: {mark}" + (", the last move" if n == last else "")))
-            continue
-        if not playable:
-            cells.append(Cell(row, col, mark, classes, f"{name}, empty"))
-            continue
-        value = values.get((row, col))
-        hint = in_words(value, me, them) if value else ""
-        best = value == top
-        said = f": {hint}" + ("; a best move" if best else "") if hint else ""
-        if links:
-            href = f"{link}n={shown.number}&row={row}&col={col}"  # tokens are URL-safe
-            label = f"{name}, empty: place {mover}{said}"
-            cells.append(Cell(row, col, mark, classes, label, href, value, hint, best, places=mover))
-        else:
-            cells.append(Cell(row, col, mark, classes, f"{name}, empty{said}", "", value, hint, best))
-    state = status(shown)
-    whose = "game over" if shown.over else "your turn" if links and shown.mode == "ai" else f"{mover} to move"
+    drawing = _Drawing.of(shown, teach_on, links, history)
+    drawing = replace(drawing, link=_move_link(game, move_url), hrefs=hrefs or {}, action=action, played=played)
+    cells = [drawing.cell(n) for n in range(9)]
     return BoardView(
         rows=(tuple(cells[0:3]), tuple(cells[3:6]), tuple(cells[6:9])),
         classes="board" + (" teaching" if teach_on else "") + (" finished" if shown.over else ""),
-        caption=f"Game board, {whose}",
-        status=state,
+        caption=_caption(shown, links),
+        status=status(shown),
         ai_says=ai_says(shown, teach_on),
-        strike=strike(line),
+        strike=strike(shown.winning_line),
     )
+
+
+def _move_link(game: Game | None, move_url: str) -> str:
+    """The start of a move link: to `move_url` or the game's own, with the game's token."""
+    return f"{move_url or url_for('play.move')}?" + (f"game={game.token}&" if game else "")
+
+
+def _caption(shown: Game, links: bool) -> str:
+    whose = "game over" if shown.over else "your turn" if links and shown.mode == "ai" else f"{shown.to_move} to move"
+    return f"Game board, {whose}"
+
+
+@dataclass(frozen=True)
+class _Drawing:
+    """What every cell of one board is drawn from."""
+
+    game: Game
+    links: bool  # whether the human's empty cells are move links
+    playable: bool  # whether empty cells say what a move there is worth
+    values: dict[ttt.Action, ttt.MoveValue]  # in teach mode, each move's value for the mover
+    top: ttt.MoveValue | None  # the best of them
+    me: str  # the mover, as the values are worded
+    them: str
+    last: int | None  # the cell to ring as the last move
+    link: str = ""  # the start of a move link
+    hrefs: dict[int, str] = field(default_factory=dict)
+    action: str = ""
+    played: int | None = None
+
+    @classmethod
+    def of(cls, shown: Game, teach_on: bool, links: bool, history: bool) -> _Drawing:
+        playable = shown.humans_turn if links else not shown.over
+        values = ttt.scores(shown.board) if teach_on and playable else {}
+        me, them = ("you", _opponent(shown)) if links else (shown.to_move, other(shown.to_move))
+        last = shown.moves[-1] if shown.moves and history else None
+        top = max(values.values(), key=rank) if values else None
+        return cls(shown, links, playable, values, top, me, them, last)
+
+    def cell(self, n: int) -> Cell:
+        row, col = action_of(n)
+        mark = self.game.board[row][col] or ""
+        if mark:
+            made = Cell(row, col, mark, self.classes(n, mark), f"{CELL_NAMES[n]}: {mark}")
+            made.label += ", the last move" if n == self.last else ""
+        else:
+            made = self.empty_cell(n)
+        if n == self.played:
+            made.classes += " played-here"
+            made.label += "; played in the game"
+        return made
+
+    def classes(self, n: int, mark: str) -> str:
+        classes = "cell" + (f" mark-{mark.lower()}" if mark else "")
+        return classes + (" in-line" if n in self.game.winning_line else "") + (" last" if n == self.last else "")
+
+    def empty_cell(self, n: int) -> Cell:
+        (row, col), classes, href = action_of(n), self.classes(n, ""), self.hrefs.get(n, "")
+        empty = f"{CELL_NAMES[n]}, empty" + (f": {self.action}" if href else "")
+        if not self.playable:
+            return Cell(row, col, "", classes, empty, href)
+        value = self.values.get((row, col))
+        hint = in_words(value, self.me, self.them) if value else ""
+        best = value == self.top
+        said = f": {hint}" + ("; a best move" if best else "") if hint else ""
+        if self.links:
+            href = f"{self.link}n={self.game.number}&row={row}&col={col}"  # tokens are URL-safe
+            empty = f"{CELL_NAMES[n]}, empty: place {self.game.to_move}"
+        places = self.game.to_move if self.links else ""
+        return Cell(row, col, "", classes, f"{empty}{said}", href, value, hint, best, places)
 
 
 def _opponent(game: Game) -> str:
     """Who plays against the human to move: "AI", or the other friend's name or mark."""
     if game.mode == "ai":
         return "AI"
-    other = ttt.O if game.to_move == ttt.X else ttt.X
-    return game.names[SIDES.index(other)] or other
+    opponent = other(game.to_move)
+    return game.names[SIDES.index(opponent)] or opponent
 
 
 def status(game: Game) -> Status:
     """The line above the board: whose turn it is and the move just played, or the result."""
-    if not game.moves:
-        by = ""
-    elif game.mode == "friend":
-        by = f"{game.name(mark_of(game.number - 1))} played {cell_name(game.moves[-1])}"
-    else:
-        by = f"The AI played {cell_name(game.moves[-1])}" if mark_of(game.number - 1) == game.ai_side else ""
+    by = _last_move(game)
     if not game.over:
         if game.mode == "friend":
             turn = f"{game.name(game.to_move)} to move."
         else:
             turn = "Your turn." if by else f"Your turn: place {game.to_move}."
         return Status("playing", "", (f"{by}.", turn) if by else (turn,))
+    return Status("over", game.winner or "", (_result(game, by),), game.outcome)
+
+
+def _last_move(game: Game) -> str:
+    """ "Ann (X) played b2", "The AI played b2", or "" (no move yet, or the human's own)."""
+    if not game.moves:
+        return ""
+    mover = mark_of(game.number - 1)
+    if game.mode == "friend":
+        return f"{game.name(mover)} played {cell_name(game.moves[-1])}"
+    return f"The AI played {cell_name(game.moves[-1])}" if mover == game.ai_side else ""
+
+
+def _result(game: Game, by: str) -> str:
     result = game.outcome
     if game.mode == "friend":
-        text = {"win": f"{game.name(ttt.X)} wins!", "loss": f"{game.name(ttt.O)} wins!", "draw": "It's a draw."}[result]
-    elif result == "loss":
-        text = f"{by} and won."
-    else:
-        text = "You won!" if result == "win" else f"{by}: it's a draw." if by else "It's a draw."
-    return Status("over", game.winner or "", (text,), result)
+        return {"win": f"{game.name(ttt.X)} wins!", "loss": f"{game.name(ttt.O)} wins!", "draw": "It's a draw."}[result]
+    if result == "loss":
+        return f"{by} and won."
+    return "You won!" if result == "win" else f"{by}: it's a draw." if by else "It's a draw."
 
 
 def ai_says(game: Game, teach_on: bool) -> str | None:
@@ -164,7 +221,7 @@ def strike(line: tuple[int, ...]) -> tuple[float, float, float, float] | None:
     last's, with the board 3 units wide."""
     if not line:
         return None
-    (y1, x1), (y2, x2) = (divmod(line[0], 3), divmod(line[-1], 3))
+    (y1, x1), (y2, x2) = (action_of(line[0]), action_of(line[-1]))
     dx, dy = (x2 - x1) / 2, (y2 - y1) / 2
     reach = 0.35 / (dx * dx + dy * dy) ** 0.5
     return (x1 + 0.5 - dx * reach, y1 + 0.5 - dy * reach, x2 + 0.5 + dx * reach, y2 + 0.5 + dy * reach)
@@ -176,19 +233,16 @@ def position_view(
     """The board of a position written as 9 characters row by row ("X", "O", "."), read-only
     but for the empty cells `links` maps to an address (the explorer's children), which a
     screen reader announces with `action`."""
-    view = board_view(Game(token="", mode="friend", moves=moves_to(text)), teach_on, links=False, history=False)
-    for cell in (cell for row in view.rows for cell in row):
-        href = (links or {}).get(3 * cell.row + cell.col)
-        if href and not cell.mark:
-            cell.href, cell.label = href, cell.label.replace(", empty", f", empty: {action}", 1)
-    return view
+    return board_view(
+        Game.of_moves(moves_to(text)), teach_on, links=False, history=False, hrefs=links or {}, action=action
+    )
 
 
 def moves_to(text: str) -> tuple[int, ...]:
     """One order of play that reaches a reachable position, none of it after the end."""
     if text == EMPTY_BOARD:
         return ()
-    last = ttt.X if text.count("X") > text.count("O") else ttt.O
+    last = last_mover(text)
     for cell, mark in enumerate(text):
         before = text[:cell] + "." + text[cell + 1 :]
         if mark == last and before in reachable(EMPTY_BOARD) and not over(before):
@@ -200,9 +254,9 @@ def ij(cell: str | int | tuple[int, int]) -> Markup:
     """The assignment's action (i, j) for a cell named "c1", numbered 0-8 or given as an
     action: i is the row from the top, j the column from the left, both from 0."""
     if isinstance(cell, str):
-        i, j = int(cell[1]) - 1, "abc".index(cell[0])
+        i, j = int(cell[1]) - 1, COLUMNS.index(cell[0])
     elif isinstance(cell, int):
-        i, j = divmod(cell, 3)
+        i, j = action_of(cell)
     else:
         i, j = cell
     return Markup(f'<span class="ij">({i}, {j})</span>')

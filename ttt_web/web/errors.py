@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from flask import Flask, Response, make_response, render_template
-from werkzeug.exceptions import Conflict, HTTPException, InternalServerError, ServiceUnavailable, default_exceptions
+from werkzeug.exceptions import (
+    BadRequest,
+    Conflict,
+    HTTPException,
+    InternalServerError,
+    ServiceUnavailable,
+    default_exceptions,
+)
 
 from ..store.base import STORE_ERRORS
 
@@ -15,6 +22,10 @@ class StoreUnavailable(ServiceUnavailable):
 
     def __init__(self) -> None:
         super().__init__(retry_after=RETRY_SECONDS)
+
+
+class Malformed(BadRequest):
+    """A request that breaks the rules of HTTP or of a header (400 with our page)."""
 
 
 class StoreFull(ServiceUnavailable):

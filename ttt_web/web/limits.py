@@ -3,18 +3,27 @@ the session store, and on new rooms; and a limit on new sessions for the whole s
 many addresses together cannot either. Players who already have a session are never limited
 otherwise, so a school behind one address keeps playing however many games it starts.
 Retry-After is sent on a 429 only. An IPv6 client counts by its /64 network (client_network):
-one subscriber gets a whole /64, so counting its addresses one by one would count nothing."""
+one subscriber gets a whole /64, so counting its addresses one by one would count nothing.
+
+One limiter for the process (Flask-Limiter's app-factory pattern), so that a view declares
+its own limit with `@limiter.limit`; each app's `init_app` gives it that app's storage. A
+request that cannot change its session (a page) is let through by the first check, before
+any limit is resolved."""
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import time
+from collections.abc import Callable
 
-from flask import Flask, Request, Response, request, session
+from flask import Flask, Request, Response, current_app, request, session
 from flask_limiter import ApplicationLimit, Limiter
 from flask_limiter.util import get_remote_address
+from limits import RateLimitItem, parse_many
+from werkzeug.exceptions import TooManyRequests
 
-from .errors import http_error
+from .errors import http_error, replace_with
 from .sessions import STORE_ERROR, STORED
 
 MESSAGE = (
@@ -25,39 +34,10 @@ SITE_MESSAGE = (
     "So many new players are arriving right now that we cannot start a game for you. Please try "
     "again in a minute: games already under way are not affected."
 )
+SITE = "whole-site"  # the key of the limit for the whole site
+KEY_PREFIX = "ttt:limit"
 ROOM_MESSAGE = "Too many new rooms from your network in a short time. Please wait a minute and try again."
-LIMITED_ALWAYS = ("rooms.invite",)  # endpoints limited per address even for players with a session
 CHANGING_GETS = ("/move",)  # GET routes that change the game; every POST may change it too
-
-
-def init_app(app: Flask) -> None:
-    per_address = ApplicationLimit(app.config["NEW_SESSION_LIMIT"], error_message=MESSAGE, deduct_when=creates_session)
-    site = ApplicationLimit(
-        app.config["NEW_SESSION_SITE_LIMIT"],
-        key_function=lambda: "whole-site",
-        error_message=SITE_MESSAGE,
-        deduct_when=creates_session,
-    )
-    limiter = Limiter(
-        client_network,
-        app=app,
-        application_limits=[per_address, site],
-        storage_uri=app.config.get("REDIS_URL") or "memory://",
-        storage_options={"socket_timeout": 2, "socket_connect_timeout": 2} if app.config.get("REDIS_URL") else {},
-        key_prefix="ttt:limit",
-        headers_enabled=False,  # Retry-After on a 429 only (below), never on a page or a 503
-        swallow_errors=True,  # a limiter whose store is down lets players through
-    )
-    limiter.request_filter(unlimited)  # checked first: most requests cost no more than this
-    invite = app.view_functions["rooms.invite"]
-    app.view_functions["rooms.invite"] = limiter.limit(app.config["NEW_ROOM_LIMIT"], error_message=ROOM_MESSAGE)(invite)
-
-    @app.errorhandler(429)
-    def too_many(error):
-        response = http_error(error)
-        current = limiter.current_limit
-        response.headers["Retry-After"] = str(max(1, int(current.reset_at - time.time())) if current else 60)
-        return response
 
 
 def client_network() -> str:
@@ -81,15 +61,105 @@ def changes_session(request: Request) -> bool:
     return request.method not in ("GET", "HEAD") or request.path in CHANGING_GETS
 
 
-def unlimited() -> bool:
-    """True for a request no limit applies to: one with a stored session or that changes
-    none, unless its endpoint is limited for everyone."""
-    if request.endpoint in LIMITED_ALWAYS:
-        return False
+def changes_nothing() -> bool:
+    """True for a request no limit applies to: one that cannot change its session."""
+    return not changes_session(request)
+
+
+def has_session() -> bool:
+    """True for a request the new-session limits do not count: one with a stored session
+    (or whose store could not be read)."""
     environ = request.environ
-    return STORED in environ or STORE_ERROR in environ or not changes_session(request)
+    return STORED in environ or STORE_ERROR in environ
 
 
 def creates_session(_response: Response) -> bool:
-    """True when this request is about to store a session that did not exist."""
-    return bool(session) and not session.read_version and (session.modified or session.written)
+    """True when this request is about to store a session that did not exist. (Asked in
+    this order, so that a request that changed nothing does not mark its session read.)"""
+    return (session.modified or session.written) and not session.read_version and bool(session)
+
+
+def never(_response: Response) -> bool:
+    return False
+
+
+# Flask-Limiter only tests the new-session limits before the view (a newcomer past one costs
+# nothing); a new session is counted by count_new_session, in one atomic step with the check.
+limiter = Limiter(
+    client_network,
+    application_limits=[
+        ApplicationLimit(
+            lambda: current_app.config["NEW_SESSION_LIMIT"],
+            error_message=MESSAGE,
+            exempt_when=has_session,
+            deduct_when=never,
+        ),
+        ApplicationLimit(
+            lambda: current_app.config["NEW_SESSION_SITE_LIMIT"],
+            key_function=lambda: SITE,
+            error_message=SITE_MESSAGE,
+            exempt_when=has_session,
+            deduct_when=never,
+        ),
+    ],
+    key_prefix=KEY_PREFIX,
+    headers_enabled=False,  # Retry-After on a 429 only (below), never on a page or a 503
+    swallow_errors=True,  # a limiter whose store is down lets players through
+)
+limiter.request_filter(changes_nothing)
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
+    app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", storage_options(app))
+    limiter.init_app(app)
+    counted = [(item, client_network, MESSAGE) for item in parse_many(app.config["NEW_SESSION_LIMIT"])]
+    counted += [(item, lambda: SITE, SITE_MESSAGE) for item in parse_many(app.config["NEW_SESSION_SITE_LIMIT"])]
+    app.after_request(functools.partial(count_new_session, limiter, counted))
+
+    @app.errorhandler(429)
+    def too_many(error):
+        response = http_error(error)
+        if "Retry-After" in response.headers:  # the error's own (a refused new session)
+            return response
+        current = limiter.current_limit
+        response.headers["Retry-After"] = str(max(1, int(current.reset_at - time.time())) if current else 60)
+        return response
+
+
+def count_new_session(limiter: Limiter, counted: list[tuple[RateLimitItem, Callable, str]], response: Response):
+    """Count a session about to be stored for the first time, and refuse it (429, nothing
+    stored) if that takes its address, or the site, past a limit. The count and the check
+    are one atomic step in the limiter's store: a test before the view and a count after it
+    let newcomers arriving together all through (24 through a limit of 20 on Redis). A
+    session the view has written already (with a room) is counted, not refused."""
+    if not changes_session(request) or not creates_session(response):
+        return response
+    try:
+        past = [(item, key, words) for item, key, words in counted if not hit(limiter, item, key())]
+        resets = [
+            limiter.limiter.get_window_stats(item, KEY_PREFIX, key(), "global").reset_time for item, key, _ in past
+        ]
+    except Exception as exc:  # as swallow_errors: a limiter whose store is down lets players through
+        current_app.logger.warning("could not count a new session: %s", exc)
+        return response
+    if past and not session.written:
+        session.modified = False  # nothing stored, no cookie
+        retry_after = max(1, int(max(resets) - time.time()))
+        replace_with(response, TooManyRequests(past[0][2], retry_after=retry_after))
+    return response
+
+
+def hit(limiter: Limiter, item: RateLimitItem, key: str) -> bool:
+    """One more under Flask-Limiter's own key for an application limit; False past it."""
+    return limiter.limiter.hit(item, KEY_PREFIX, key, "global")
+
+
+def reset_at(limiter: Limiter, item: RateLimitItem, key: str) -> float:
+    return limiter.limiter.get_window_stats(item, KEY_PREFIX, key, "global").reset_time
+
+
+def storage_options(app: Flask) -> dict:
+    """On Redis, the limiter shares the session store's pool: one bound on connections."""
+    store = app.extensions["ttt.store"]
+    return {"connection_pool": store.client.connection_pool} if app.config.get("REDIS_URL") else {}

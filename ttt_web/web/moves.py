@@ -7,6 +7,7 @@ from collections.abc import Callable
 from flask import request
 from werkzeug.exceptions import MethodNotAllowed
 
+from ..core.position import cell_of
 from .security import from_another_site, own_navigation
 
 NOT_FROM_HERE = "A move can only be made by following its link on the game's own page. Nothing has changed."
@@ -25,7 +26,7 @@ def requested_move(refuse: Callable[[str, int], Exception]) -> tuple[int, int]:
     number, row, col = map(int, values)
     if not (0 <= row <= 2 and 0 <= col <= 2):
         raise refuse("There is no such cell on the board.", 400)
-    return number, 3 * row + col
+    return number, cell_of((row, col))
 
 
 def refuse_unless_followed(refuse: Callable[[str, int], Exception]) -> None:

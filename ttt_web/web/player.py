@@ -6,28 +6,37 @@ preferences, in cookies of their own, so that turning them on or off stores noth
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from datetime import UTC, datetime
 
-from flask import Response, current_app, request, session
+from flask import Response, current_app, g, request, session
 
 from ..core.game import DEFAULTS, DIFFICULTIES, Game, format_moves, parse_moves
 
 OUTCOMES = ("win", "loss", "draw")  # the order of a score's tally
 KEPT_GAMES = 20  # finished games listed on "Your games"
+KEPT_GAME = "ttt_game"  # on flask.g: (the session's game record, the Game decoded from it)
 
 
 def current_game() -> Game | None:
-    return Game.from_data(session.get("game"))
+    """The stored game, decoded once per request: kept on `g` beside the record it was read
+    from, so that a change to the record is seen."""
+    data = session.get("game")
+    kept = g.get(KEPT_GAME)
+    if kept is None or kept[0] is not data:
+        kept = (data, Game.from_data(data))
+        setattr(g, KEPT_GAME, kept)
+    return kept[1]
 
 
 def save(game: Game) -> None:
     """Store the game; a game that just ended is counted in the score, once."""
     if game.over and not game.scored:
-        game = replace(game, scored=True)
+        game = game.counted()
         count(game, game.outcome)
         remember(game)
-    session["game"] = game.to_data()
+    data = game.to_data()
+    session["game"] = data
+    setattr(g, KEPT_GAME, (data, game))
 
 
 def leave_lost(game: Game) -> None:

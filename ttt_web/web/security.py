@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, abort, current_app, request
+
+from .errors import Malformed
 
 CSP = "; ".join(
     [
@@ -33,6 +36,7 @@ OWN_SITE = ("same-origin", "none")  # Sec-Fetch-Site of our own pages, and of an
 
 
 def init_app(app: Flask) -> None:
+    app.wsgi_app = ReadsBodies(app.wsgi_app)
     app.before_request(refuse_cross_site_writes)
     app.before_request(refuse_truncated_bodies)
     app.after_request(set_headers)
@@ -45,7 +49,7 @@ def refuse_cross_site_writes() -> None:
     if from_another_site():
         abort(403)
     origin = request.headers.get("Origin")
-    if origin is not None and urlsplit(origin).netloc != request.host:
+    if origin is not None and url_host(origin) != request.host:
         abort(403)
 
 
@@ -64,6 +68,56 @@ def own_navigation() -> bool:
     return not from_another_site() and mode in (None, "navigate") and dest in (None, "document")
 
 
+def url_host(value: str) -> str:
+    """The host (and port) of a URL a client sent; Malformed (400) if it is not a URL."""
+    try:
+        return urlsplit(value).netloc
+    except ValueError as exc:  # "http://[::1": an unclosed IPv6 address
+        raise Malformed() from exc
+
+
+class ReadsBodies:
+    """WSGI middleware: a body that breaks its own framing (a chunk size that is no number,
+    chunks cut short) makes the server's input stream raise its own exceptions, which no
+    view knows; here they become Malformed, answered 400 like any other malformed input."""
+
+    def __init__(self, app: Callable) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        if "wsgi.input" in environ:
+            environ["wsgi.input"] = Body(environ["wsgi.input"])
+        return self.app(environ, start_response)
+
+
+class Body:
+    """The server's input stream, with its failures to read as Malformed."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+
+    def read(self, *size: int) -> bytes:
+        return self._call(self.stream.read, *size)
+
+    def readline(self, *size: int) -> bytes:
+        return self._call(self.stream.readline, *size)
+
+    def readlines(self, *hint: int) -> list[bytes]:
+        return self._call(self.stream.readlines, *hint)
+
+    def __iter__(self):
+        return iter(self.readline, b"")
+
+    @staticmethod
+    def _call(method: Callable, *args):
+        try:
+            return method(*args)
+        except Malformed:
+            raise
+        except Exception as exc:  # gunicorn's InvalidChunkSize, NoMoreData...: the server's own types
+            raise Malformed() from exc
+
+
 def refuse_truncated_bodies() -> None:
     """400 for a body shorter than its Content-Length: a client that hung up half-way has
     not said what it meant, so nothing is done. (The server hands the app what arrived.)"""
@@ -76,6 +130,7 @@ def set_headers(response: Response) -> Response:
     headers = HTTPS_HEADERS if current_app.config["HTTPS"] else HEADERS
     present = {name.lower() for name, _ in response.headers}  # a view's own header wins
     response.headers.extend((name, value) for name, value in headers.items() if name.lower() not in present)
-    if request.endpoint != "static" and "Cache-Control" not in response.headers:
+    kept = request.endpoint == "static" and response.status_code < 400  # a file: Flask's own caching
+    if not kept and "cache-control" not in present:
         response.headers["Cache-Control"] = "no-store"  # unless a view says otherwise (a review)
     return response

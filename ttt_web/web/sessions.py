@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from pathlib import Path
 
 import redis
 from flask import Flask, Request, Response, current_app, request, session
@@ -158,8 +157,7 @@ def init_app(app: Flask) -> None:
     session interface on it."""
     every_table = tables(app)
     if app.config.get("REDIS_URL"):
-        client = redis.Redis.from_url(app.config["REDIS_URL"], socket_timeout=2, socket_connect_timeout=2)
-        store = RedisStore(client)
+        store = RedisStore(redis.Redis(connection_pool=redis_pool(app)))
         if risk := store.eviction_risk():
             app.logger.error(
                 "%s: Redis may evict players' games to make room. Set maxmemory-policy noeviction "
@@ -174,20 +172,19 @@ def init_app(app: Flask) -> None:
     app.session_interface = Sessions(store, every_table[0], app.config["SESSION_ID_LENGTH"], upkeep)
     app.before_request(_refuse_when_store_failed)
     app.after_request(upkeep.schedule)
-    warn_about_file_store(app)
     app.cli.command("tidy-store")(lambda: print(f"removed {store.tidy(every_table)} expired or evicted records"))
 
 
-def warn_about_file_store(app: Flask) -> None:
-    """Games kept by versions before the database (folders of files) are not carried over."""
-    for folder in ("sessions", "rooms"):
-        if (Path(app.instance_path) / folder).is_dir():
-            app.logger.warning(
-                "%s/%s holds %s from the old file store; they are not read any more and the folder can be deleted",
-                app.instance_path,
-                folder,
-                folder,
-            )
+def redis_pool(app: Flask) -> redis.BlockingConnectionPool:
+    """At most REDIS_CONNECTIONS connections per process; past them, a request waits up to
+    REDIS_WAIT_SECONDS for one to be free (then 503), rather than failing at once."""
+    return redis.BlockingConnectionPool.from_url(
+        app.config["REDIS_URL"],
+        max_connections=app.config["REDIS_CONNECTIONS"],
+        timeout=app.config["REDIS_WAIT_SECONDS"],
+        socket_timeout=2,
+        socket_connect_timeout=2,
+    )
 
 
 def tables(app: Flask) -> list[Table]:

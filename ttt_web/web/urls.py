@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 
 from flask import Flask, current_app, request
 from werkzeug.exceptions import BadRequest
@@ -15,12 +16,23 @@ HOST = re.compile(rf"(?:(?:{LABEL}\.)*{LABEL}|\[[0-9A-Fa-f:.]{{2,45}}\])(?::[0-9
 
 def init_app(app: Flask) -> None:
     app.add_template_global(url_for, "url_for")
+    app.context_processor(lambda: {"url_for": paths(app.url_map, request.script_root)})  # one lookup per page
 
 
 def url_for(endpoint: str, **values: str) -> str:
     """The path of an endpoint, as Flask's url_for gives it, remembered. Built without the
     request's Host header, so that the error page for a malformed Host can still link home."""
-    return _cached(current_app.url_map, request.script_root, endpoint, tuple(sorted(values.items())))
+    return paths(current_app.url_map, request.script_root)(endpoint, **values)
+
+
+@functools.lru_cache(maxsize=16)
+def paths(url_map: Map, root: str) -> Callable[..., str]:
+    """url_for for one site under one script root: what a template calls, a dozen times a page."""
+
+    def path(endpoint: str, **values: str) -> str:
+        return _cached(url_map, root, endpoint, tuple(sorted(values.items())) if values else ())
+
+    return path
 
 
 @functools.lru_cache(maxsize=256)

@@ -1,0 +1,49 @@
+"""A game as the session keeps it: what reads back as it was written, and what a damaged
+or incomplete record reads as (no game at all)."""
+
+import json
+import random
+
+import pytest
+
+from ttt_web.core.game import Game
+
+
+def stored() -> tuple[Game, dict]:
+    game = Game.start(random.Random(1), moves=(4, 0), mode="friend", names=("Ann", "Bo"))
+    return game, json.loads(json.dumps(game.to_data()))
+
+
+def test_a_stored_game_reads_back_as_it_was():
+    game, data = stored()
+    assert Game.from_data(data) == game and Game.from_data(data).board == game.board
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"moves": [4, 4]},
+        {"moves": [True]},
+        {"moves": "40"},
+        {"token": 1},
+        {"scored": "no"},
+        {"names": ["Ann", 2]},
+        {"names": "Ann"},
+        {"names": ["A" * 13, ""]},
+        {"side": "Z"},
+        {"mode": ["ai"]},
+    ],
+)
+def test_a_damaged_game_reads_as_none(damage):
+    _, data = stored()
+    assert Game.from_data({**data, **damage}) is None
+
+
+@pytest.mark.parametrize("missing", ["token", "side", "difficulty", "mode", "moves", "scored", "names"])
+def test_a_game_missing_a_field_reads_as_none(missing):
+    _, data = stored()
+    assert Game.from_data({k: v for k, v in data.items() if k != missing}) is None
+
+
+def test_what_is_not_a_record_reads_as_none():
+    assert Game.from_data(None) is None and Game.from_data([]) is None
