@@ -70,6 +70,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(practice.bp)
     app.register_blueprint(rooms.bp)
     app.register_blueprint(learn_views.bp)
+    app.register_blueprint(theme.bp)
     limits.init_app(app)
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
     app.add_template_filter(board_view.ij, "ij")  # the assignment's (i, j) beside a cell's name
@@ -121,40 +122,6 @@ def settings(instance_path: str) -> dict:
         STREAMS_PER_ROOM=int(os.environ.get("TTT_STREAMS_PER_ROOM", "16")),  # per process
         STREAM_RELOAD_SECONDS=float(os.environ.get("TTT_STREAM_RELOAD_SECONDS", "10")),  # a refused stream: reload then
     )
-<<<<<<< HEAD
-    if test_config:
-        app.config.from_mapping(test_config)
-    if os.environ.get("FLASK_RUN_FROM_CLI") != "true":
-        app.debug = False  # FLASK_DEBUG counts only for `flask run --debug`, never under gunicorn
-    if not app.config["SECRET_KEY"]:
-        app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
-
-    if app.config["PROXY_HOPS"]:  # the client's address, as the proxies in front saw it
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXY_HOPS"])
-    sessions.init_app(app)
-    roomstore.init_app(app)
-    security.init_app(app)
-    errors.init_app(app)
-    urls.init_app(app)
-    app.jinja_env.globals.update(name_pattern=NAME_PATTERN, name_rule=NAME_RULE)  # one rule for every name field
-    app.register_blueprint(play.bp)
-    app.register_blueprint(review.bp)
-    app.register_blueprint(retry.bp)
-    app.register_blueprint(games.bp)
-    app.register_blueprint(explore.bp)
-    app.cli.add_command(grade_cli.command)
-    app.register_blueprint(practice.bp)
-    app.register_blueprint(rooms.bp)
-    app.register_blueprint(learn_views.bp)
-    app.register_blueprint(theme.bp)
-    limits.init_app(app)  # limits the rooms' invitations: after the blueprints
-    ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
-    app.add_template_filter(board_view.ij, "ij")  # the assignment's (i, j) beside a cell's name
-    explore.warm(app)  # and what the explorer's first page shows
-    learn_views.warm()  # and the empty board's traces
-    return app
-=======
->>>>>>> main
 
 
 def instance_secret(instance: Path) -> str:
