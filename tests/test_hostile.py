@@ -395,6 +395,8 @@ def test_retry_after_is_sent_with_429_and_503_only(tmp_path, request):
 
 IMAGE = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"}
 NAVIGATE = {"Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}
+OUR_SCRIPT = {"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "same-origin", "Sec-Fetch-Dest": "empty"}
+OUR_SCRIPT |= {"X-Move": "followed"}  # static/play.js
 NOT_OURS = {
     "another site's image": IMAGE,
     "another site's link": {"Sec-Fetch-Site": "cross-site", **NAVIGATE},
@@ -402,12 +404,16 @@ NOT_OURS = {
     "another site's frame": {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "iframe"},
     "an image on our own origin": {**IMAGE, "Sec-Fetch-Site": "same-origin"},
     "a script's fetch": {"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty"},
+    "a same-origin fetch without play.js's header": {**OUR_SCRIPT, "X-Move": ""},
+    "play.js's header in a cors fetch": {**OUR_SCRIPT, "Sec-Fetch-Mode": "cors"},
+    "play.js's header from another site": {**OUR_SCRIPT, "Sec-Fetch-Site": "cross-site"},
 }
 OURS = {
     "an older browser (no Sec-Fetch-*)": {},
     "a typed or bookmarked address": {"Sec-Fetch-Site": "none", **NAVIGATE, "Sec-Fetch-User": "?1"},
     "a link on our page": {"Sec-Fetch-Site": "same-origin", **NAVIGATE, "Sec-Fetch-User": "?1"},
     "a browser that sends only Sec-Fetch-Site": {"Sec-Fetch-Site": "same-origin"},
+    "the game page's script (play.js)": OUR_SCRIPT,
 }
 
 

@@ -25,7 +25,7 @@ from .rooms import store as roomstore
 from .rooms import stream as roomstream
 from .rooms import views as rooms
 from .store.base import STORE_ERRORS
-from .web import board_view, errors, limits, security, sessions, urls
+from .web import board_view, errors, limits, security, sessions, theme, urls
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -70,6 +70,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(practice.bp)
     app.register_blueprint(rooms.bp)
     app.register_blueprint(learn_views.bp)
+    app.register_blueprint(theme.bp)
     limits.init_app(app)
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
     app.add_template_filter(board_view.ij, "ij")  # the assignment's (i, j) beside a cell's name
@@ -98,6 +99,7 @@ def settings(instance_path: str) -> dict:
         SESSION_COOKIE_NAME="__Host-ttt" if https else "ttt",
         TEACH_COOKIE_NAME="__Host-ttt-teach" if https else "ttt-teach",
         REFRESH_COOKIE_NAME="__Host-ttt-still" if https else "ttt-still",  # set: no auto-refresh
+        THEME_COOKIE_NAME="__Host-ttt-theme" if https else "ttt-theme",  # "light" or "dark"; none: the system's
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=https,

@@ -31,6 +31,7 @@ class Cell:
     value: ttt.MoveValue | None = None  # in teach mode: what playing here leads to
     hint: str = ""  # in teach mode: the value in the player's words, e.g. "you win now"
     best: bool = False  # in teach mode: one of the best moves
+    places: str = ""  # the mark a move link places, for a script to draw it at once
 
 
 @dataclass(slots=True)
@@ -154,7 +155,8 @@ class _Drawing:
         if self.links:
             href = f"{self.link}n={self.game.number}&row={row}&col={col}"  # tokens are URL-safe
             empty = f"{CELL_NAMES[n]}, empty: place {self.game.to_move}"
-        return Cell(row, col, "", classes, f"{empty}{said}", href, value, hint, best)
+        places = self.game.to_move if self.links else ""
+        return Cell(row, col, "", classes, f"{empty}{said}", href, value, hint, best, places)
 
 
 def _opponent(game: Game) -> str:

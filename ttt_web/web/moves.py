@@ -8,9 +8,10 @@ from flask import request
 from werkzeug.exceptions import MethodNotAllowed
 
 from ..core.position import cell_of
-from .security import own_navigation
+from .security import from_another_site, own_navigation
 
 NOT_FROM_HERE = "A move can only be made by following its link on the game's own page. Nothing has changed."
+SCRIPT_HEADER = "X-Move"  # set to "followed" by static/play.js, which follows a move link with fetch
 PREFETCH_HEADERS = {"Sec-Purpose": "prefetch", "Purpose": "prefetch", "X-Moz": "prefetch", "X-Purpose": "preview"}
 
 
@@ -35,5 +36,14 @@ def refuse_unless_followed(refuse: Callable[[str, int], Exception]) -> None:
         raise MethodNotAllowed(["GET"], "A move is played by following its link.")
     if any(request.headers.get(h, "").lower().startswith(v) for h, v in PREFETCH_HEADERS.items()):
         raise refuse("Moves are not prefetched.", 403)
-    if not own_navigation():
+    if not (own_navigation() or followed_by_our_script()):
         raise refuse(NOT_FROM_HERE, 403)
+
+
+def followed_by_our_script() -> bool:
+    """The game page's own script following a move link: a fetch that only a page of our origin
+    can make (mode same-origin), carrying the header that script sets. Any other script's fetch
+    of a move link does not play."""
+    headers = request.headers
+    same_origin_only = headers.get("Sec-Fetch-Mode") == "same-origin" and headers.get("Sec-Fetch-Dest") == "empty"
+    return not from_another_site() and same_origin_only and headers.get(SCRIPT_HEADER) == "followed"
