@@ -137,7 +137,7 @@ def test_without_javascript_the_guest_joins_and_plays_and_only_waiting_pages_rel
     for player in (host, guest):
         expect(player.locator("#status")).to_have_attribute("data-result", "draw", timeout=10_000)
         expect(player.locator("#room-score")).to_have_attribute("data-draws", "1")
-        expect(player.locator("#review")).to_have_attribute("href", "/review/4-0-2-6-3-5-1-7-8")
+        expect(player.locator("#review")).to_have_attribute("href", "/review/4-0-2-6-3-5-1-7-8?o=Bob&x=Ann")
     click_through(guest.locator("#rematch button"))
     expect(guest.locator("#offer")).to_have_text("You offered a rematch. Waiting for Ann to answer.")
     expect(host.locator("#offer")).to_have_text("Bob offers a rematch, sides swapped.")
@@ -160,7 +160,7 @@ def test_resign_and_leave_ask_first_and_the_other_player_keeps_the_room(people):
     assert_accessible(host)
     click_through(host.locator("#leave-confirm button"))
     expect(guest.locator("#status")).to_have_text(
-        "Your friend left. Send the link to someone else to play in the free seat."
+        "Ann left. Send the link to someone else to play in the free seat."
     )
     expect(guest.locator("#share-title")).to_have_text("Invite someone to the free seat")
     expect(guest.locator("#share svg")).to_be_visible()  # the QR code, to invite someone else
