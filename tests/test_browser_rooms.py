@@ -159,9 +159,7 @@ def test_resign_and_leave_ask_first_and_the_other_player_keeps_the_room(people):
     expect(host.locator("#confirm-title")).to_have_text("Leave the room?")
     assert_accessible(host)
     click_through(host.locator("#leave-confirm button"))
-    expect(guest.locator("#status")).to_have_text(
-        "Ann left. Send the link to someone else to play in the free seat."
-    )
+    expect(guest.locator("#status")).to_have_text("Ann left. Send the link to someone else to play in the free seat.")
     expect(guest.locator("#share-title")).to_have_text("Invite someone to the free seat")
     expect(guest.locator("#share svg")).to_be_visible()  # the QR code, to invite someone else
     assert_accessible(guest)
