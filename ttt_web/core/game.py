@@ -22,7 +22,8 @@ DIFFICULTIES = ("easy", "medium", "impossible")
 MODES = ("ai", "friend")
 DEFAULTS = {"side": ttt.X, "difficulty": "medium", "mode": "ai"}
 NAME_LENGTH = 12  # a friend's name, as the status line and the score show it
-NAME_RULE = f"up to {NAME_LENGTH} letters of any script, digits, spaces, or . ' -"
+NAME_CHARACTERS = "letters of any script, digits, spaces, and . ' -"
+NAME_RULE = f"up to {NAME_LENGTH} {NAME_CHARACTERS}"
 NAME_PATTERN = r"[\p{L}\p{M}\p{N} .'\-]*"  # the same rule for the browser's pattern attribute
 
 # Chance that the AI makes a mistake on a move, when a mistake is possible at all.
@@ -48,7 +49,7 @@ class Game:
         if self.side not in SIDES or self.difficulty not in DIFFICULTIES or self.mode not in MODES:
             raise GameError("Unknown game options.")
         if len(self.names) != 2 or not all(valid_name(name) for name in self.names):
-            raise GameError(f"A name is {NAME_RULE}.")
+            raise GameError(next(name_problem(name) for name in self.names if name_problem(name)))
         board = ttt.initial_state()
         for cell in self.moves:
             board = _after(board, cell)
@@ -217,8 +218,20 @@ class Game:
 def valid_name(name: str) -> bool:
     """A name by NAME_RULE: letters (with their accents and vowel signs), digits, spaces and
     . ' - only, at most NAME_LENGTH of them, no space at either end; "" for none."""
-    allowed = all(unicodedata.category(c)[0] in "LMN" or c in " .'-" for c in name)
-    return len(name) <= NAME_LENGTH and allowed and name == name.strip()
+    return not name_problem(name)
+
+
+def name_problem(name: str) -> str:
+    """Why `name` is not a name by NAME_RULE, in words for the player; "" if it is one."""
+    refused = next((c for c in name if unicodedata.category(c)[0] not in "LMN" and c not in " .'-"), "")
+    if refused:
+        shown = f"“{refused}”" if refused.isprintable() else f"The character U+{ord(refused):04X}"
+        return f"{shown} cannot be in a name: use only {NAME_CHARACTERS}."
+    if len(name) > NAME_LENGTH:
+        return f"A name is at most {NAME_LENGTH} characters: this one has {len(name)}."
+    if name != name.strip():
+        return "A name cannot begin or end with a space."
+    return ""
 
 
 def clean_name(text: str) -> str:

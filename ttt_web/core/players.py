@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .game import DIFFICULTIES, MISTAKE_RATE, NAME_RULE, SIDES, Game, valid_name
+from .game import DIFFICULTIES, MISTAKE_RATE, SIDES, Game, name_problem
 from .position import other
 
 AI = "AI"  # as the game's status line names it
@@ -38,8 +38,9 @@ class Players:
             raise PlayersError("A review is of a game against the AI or of one between two people, not both.")
         if bool(you) != bool(ai) or (you and (you not in SIDES or ai not in DIFFICULTIES)):
             raise PlayersError("A game against the AI names your side and its level: ?you=X&ai=easy.")
-        if not all(valid_name(name) for name in names):
-            raise PlayersError(f"A player's name is {NAME_RULE}.")
+        problem = next(filter(None, map(name_problem, names)), "")
+        if problem:
+            raise PlayersError(problem)
         return cls(you=you, ai=ai, names=names)
 
     def query(self) -> dict[str, str]:
