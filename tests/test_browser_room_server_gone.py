@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import servers
-from tests.test_browser import assert_accessible, cell, click_through
+from tests.test_browser import SHOTS, assert_accessible, cell, click_through
 from tests.test_browser_rooms import invite, join, person
 
 pytestmark = pytest.mark.browser
@@ -53,6 +53,8 @@ def test_the_page_says_reconnecting_while_the_server_is_gone_and_sends_no_move(b
     assert host.url == room  # not the browser's "This site can't be reached"
     expect(host.locator("#board td[data-mark=X]")).to_have_count(0)
     assert_accessible(host)
+    SHOTS.mkdir(exist_ok=True)
+    host.screenshot(path=SHOTS / "room-reconnecting-360x740.png")
     server.start()
     for page in (host, guest):
         expect(page.locator("#connection")).to_have_text(BACK, timeout=15_000)
