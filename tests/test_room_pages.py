@@ -19,3 +19,12 @@ def test_back_to_the_leave_page_after_leaving_says_you_have_no_seat(app):
     host.post("leave-confirm", at=leave_page.replace(guest.path, host.path))
     response = host.client.get(f"{host.path}/leave")  # the last one out: the room has closed
     assert response.status_code == 410 and "This room has closed" in response.text
+
+
+def test_back_to_the_resign_page_after_resigning_shows_the_room(app):
+    _, guest = pair(app)
+    resign_page = f"{guest.path}/resign"
+    guest.post("resign-confirm", at=resign_page)
+    response = guest.client.get(resign_page)  # Back, after resigning: nothing left to resign
+    assert response.status_code == 303 and response.headers["Location"].endswith(guest.path)
+    assert guest.page()["status"].text == "You resigned. Ann won."

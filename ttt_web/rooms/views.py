@@ -102,7 +102,10 @@ def move(room_id: str):
 
 @bp.get("/<room_id>/resign")
 def confirm_resign(room_id: str):
+    """Resign, asked first; once there is no game under way (Back, after resigning), the room."""
     room, who = seated_in(room_id)
+    if room.over or not room.full:
+        return to_room(room_id)
     other = roompage.player_names(room, who)[1 - who]
     return confirm(
         room,
