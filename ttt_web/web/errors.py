@@ -49,6 +49,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(InternalServerError, server_error)
     app.add_template_filter(headline, "headline")
+    app.add_template_filter(first_sentence, "first_sentence")
 
 
 # Our words for what werkzeug would say in its own; a view's own description is kept.
@@ -85,6 +86,12 @@ def headline(message: str) -> str:
     for end in (". ", ": "):
         message = message.split(end, 1)[0]
     return message.removesuffix(".")
+
+
+def first_sentence(message: str) -> tuple[str, str]:
+    """A message's first sentence, and the rest: "That link is not from your game.", "Here is..."."""
+    first, _, rest = message.partition(". ")
+    return (f"{first}." if rest else first), rest
 
 
 def heading(error: HTTPException) -> str:
