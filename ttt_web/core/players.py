@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .game import DIFFICULTIES, MISTAKE_RATE, NAME_RULE, SIDES, Game, valid_name
-from .position import other
+from .game import Game
+from .options import DIFFICULTIES, MISTAKE_RATE, NAME_RULE, valid_name
+from .position import SIDES, other
 
 AI = "AI"  # as the game's status line names it
 
