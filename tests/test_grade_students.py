@@ -17,8 +17,9 @@ import pytest
 
 from tests import judge
 from tests.grading import ROOT, STUDENTS, grade, graded, graded_json, mutant
-from ttt_web.grade.checks import INVALID_ACCEPTED, Wrong, minimax
+from ttt_web.grade.judges import minimax
 from ttt_web.grade.report import Failure, Tally, fix_first
+from ttt_web.grade.wrong import INVALID_ACCEPTED, Wrong
 
 WRONG_PLAYER = {  # the bug's name in the report: (file, line, replacement)
     "max at the root": ("quick.py", "    pick = max if player(board) == X else min\n", "    pick = max\n"),
