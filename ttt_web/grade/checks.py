@@ -15,6 +15,7 @@ from .wrong import Action, Wrong
 
 FUNCTIONS = ("player", "actions", "result", "winner", "terminal", "utility", "minimax")
 OFF_BOARD = ((3, 1), (1, -1))
+Judge = Callable[[dict], Wrong | None]
 
 
 @dataclass(frozen=True)
@@ -22,7 +23,7 @@ class Check:
     function: str
     position: str
     action: Action | None
-    judge: Callable[[dict], Wrong | None]
+    judge: Judge
 
 
 def positions() -> list[str]:
@@ -55,11 +56,23 @@ def each(function: str, judge: Callable[[str, dict], Wrong | None], positions_: 
 
 
 def result_checks(p: str) -> Iterator[Check]:
-    """result on each empty cell, then refusing a taken cell and cells off the board."""
+    """result on each empty cell, then refusing a taken cell and cells off the board. The
+    refusals are judged knowing which exceptions the valid moves on `p` raised."""
+    raised: dict[str, Action] = {}  # an exception's name: the first valid action that raised it
     for n in (n for n, c in enumerate(p) if c == "."):
-        yield Check("result", p, action_of(n), partial(result, p, n))
+        yield Check("result", p, action_of(n), noting(raised, action_of(n), partial(result, p, n)))
     taken = next((n for n, c in enumerate(p) if c != "."), None)
-    if taken is not None:
-        yield Check("result", p, action_of(taken), partial(refused, p, action_of(taken)))
-    for action in OFF_BOARD:
-        yield Check("result", p, action, partial(refused, p, action))
+    invalid = OFF_BOARD if taken is None else (action_of(taken), *OFF_BOARD)
+    for action in invalid:
+        yield Check("result", p, action, partial(refused, p, action, raised))
+
+
+def noting(raised: dict[str, Action], action: Action, judge: Callable[[dict], Wrong | None]) -> Judge:
+    """`judge`, noting in `raised` the exception a valid `action` raised, if it raised one."""
+
+    def judged(reply: dict) -> Wrong | None:
+        if isinstance(reply.get("raised"), str):
+            raised.setdefault(reply["raised"], action)
+        return judge(reply)
+
+    return judged

@@ -8,7 +8,7 @@ from ..core import tictactoe as ttt
 from ..core.costs import board, over, to_move, utility
 from ..core.position import action_of
 from ..core.search import best_actions, value
-from .wrong import INVALID_ACCEPTED, NOT_A_SET, Action, Wrong, drawn, failed, shown
+from .wrong import INVALID_ACCEPTED, NOT_A_SET, RAISES_ON_VALID, Action, Wrong, drawn, failed, shown
 
 
 def player(p: str, reply: dict) -> Wrong | None:
@@ -58,18 +58,38 @@ def result(p: str, n: int, reply: dict) -> Wrong | None:
     return None
 
 
-def refused(p: str, action: Action, reply: dict) -> Wrong | None:
+def refused(p: str, action: Action, raised_on_valid: dict[str, Action], reply: dict) -> Wrong | None:
+    """result on an invalid action: it must raise an exception, one the valid actions on the
+    same board (`raised_on_valid`: an exception's name, the action that raised it) do not."""
     i, j = action
     why = "that cell is off the board" if not (0 <= i <= 2 and 0 <= j <= 2) else f"that cell is taken by {p[3 * i + j]}"
     if reply.get("raised") == "NotImplementedError":
         return Wrong("an exception saying the move is invalid", "NotImplementedError", "result is not written yet")
     if "raised" in reply:
-        changed = Wrong("the board given left as it was", "it changed", why, "changed the board")
-        return changed if reply.get("changed") else None
+        return refusal_judged(reply, why, raised_on_valid)
     if wrong := failed(reply):
         return wrong
     got = f"a board: {shown(reply['got'])}"
     return Wrong("an exception", got, f"result must raise an exception: {why}", INVALID_ACCEPTED)
+
+
+def refusal_judged(reply: dict, why: str, raised_on_valid: dict[str, Action]) -> Wrong | None:
+    """An exception raised on an invalid action: wrong if the board changed, or if a valid
+    action on the same board raised the same exception, which then says nothing of validity."""
+    if reply.get("changed"):
+        return Wrong("the board given left as it was", "it changed", why, "changed the board")
+    name = reply["raised"]
+    if name not in raised_on_valid:
+        return None
+    valid = raised_on_valid[name]
+    expected = f"an exception for this invalid action ({why}) only"
+    said = (
+        f"result raised {name} on the valid action {valid} too, so raising it here says nothing of the action:"
+        " result must return a new board for a valid action, and raise an exception only for an invalid one"
+    )
+    return Wrong(
+        expected, f"{name}, as the valid action {valid} did", said, RAISES_ON_VALID, tuple(reply.get("where") or ())
+    )
 
 
 def winner(p: str, reply: dict) -> Wrong | None:

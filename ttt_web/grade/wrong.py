@@ -8,6 +8,7 @@ from dataclasses import dataclass
 TIMEOUT = "ran over the time limit"
 NOT_A_SET = "not a set"
 INVALID_ACCEPTED = "invalid moves accepted"
+RAISES_ON_VALID = "valid actions raise too"
 Action = tuple[int, int]
 
 
