@@ -96,7 +96,7 @@ def position_page(text: str, student: answers.Answer | None) -> str:
         marked = view.rows[student.action[0]][student.action[1]]
         marked.classes += " student"
         marked.label += "; your minimax's answer"
-    return render_template("explore/position.html", **explained(text), **helpers(), view=view, answer=student)
+    return render_template("explore/position.html", page=explained(text), **helpers(), view=view, answer=student)
 
 
 def students_answer(text: str) -> answers.Answer | None:
