@@ -134,10 +134,22 @@ def trace(text: str, step: int):
 
 
 def checked(text: str) -> None:
+    """Nothing for a reachable position; else the page that says why it is not one, or the
+    way to its address in capitals (`x...o....` for `X...O....`)."""
+    if len(text) == 9 and not set(text) - set("XOxo.") and text != text.upper():
+        abort(in_capitals(text.upper()))
     if len(text) != 9 or set(text) - set("XO."):
         abort(400, "A position is 9 characters read row by row: X, O or a dot for an empty cell, like X...O....")
     if text not in reachable(EMPTY_BOARD):
         abort(404, "No game of tic-tac-toe reaches that position.")
+
+
+def in_capitals(text: str) -> Response:
+    """A permanent redirect to this request's address with the position `text` as written
+    in capitals, its query kept."""
+    path = url_for(request.endpoint, **{**request.view_args, "text": text})
+    query = request.query_string.decode("latin-1")
+    return cached(redirect(f"{path}?{query}" if query else path, code=301))
 
 
 def cached(response: Response) -> Response:
