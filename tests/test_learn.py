@@ -9,7 +9,7 @@ import pytest
 
 from tests import depthlimit, tracer
 from tests.judge import alphabeta as judge_alphabeta
-from tests.judge import children, is_over, reachable, to_move
+from tests.judge import children, is_over, reachable, to_move, won_by
 from tests.judge import minimax as judge_minimax
 from tests.page import Page
 from ttt_web.core import drill as core_drill
@@ -57,6 +57,50 @@ def test_the_trace_page_marks_the_line_and_the_stack_of_the_independent_tracer(c
         assert shown["code"].by_id(f"line-{line}").attrs.get("aria-current") == "step"
         rows = list(shown["stack"].iter("tr"))[1:]
         assert [(r.attrs["data-function"], r.attrs["data-line"]) for r in rows] == [(f[0], str(f[5])) for f in stack]
+
+
+STACK_LABEL = re.compile(
+    r"(minimax|MAX-VALUE|MIN-VALUE) (?:the position you gave|after ([XO]) plays \((\d), (\d)\) [a-c][1-3]): "
+    r"(?:([XO]) to move \((MAX|MIN)\)|the game is over, (.+))"
+)
+
+
+def check_stack_label(text: str, position: str, parent: str | None) -> None:
+    """The claim a stack row makes, checked against the position and the row above it."""
+    label = STACK_LABEL.fullmatch(text)
+    assert label, text
+    function, mover, i, j, side, role, ending = label.groups()
+    assert (parent is None) == (mover is None), text
+    if mover:
+        cell = 3 * int(i) + int(j)
+        assert parent[cell] == "." and position == parent[:cell] + mover + parent[cell + 1 :], (text, parent, position)
+    if ending:
+        assert is_over(position), text
+        assert ending == (
+            f"{won_by(position)} has three in a row" if won_by(position) else "the board is full with no line"
+        )
+        return
+    assert not is_over(position) and side == to_move(position), (text, position)
+    assert role == {"X": "MAX", "O": "MIN"}[side]
+    assert function == "minimax" if parent is None else function == f"{role}-VALUE", text
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("pruning", [False, True], ids=["plain", "alphabeta"])
+def test_each_stack_row_says_who_moved_and_whose_turn_it_is(client, pruning):
+    position, kind = "XO..X.O..", "alphabeta" if pruning else "trace"
+    steps, _ = core_trace.total(position, pruning)
+    seen = set()
+    for number in [*range(1, 40), *random.Random(7).sample(range(40, steps + 1), 40), steps]:
+        rows = list(page(client, f"/learn/{kind}/{position}?step={number}")["stack"].iter("tr"))[1:]
+        parent = None
+        for row in rows:
+            cells = list(row.iter("td"))
+            shown = next(s for s in cells[2].iter("span") if "visually-hidden" in s.attrs.get("class", "")).text
+            check_stack_label(cells[1].text, shown, parent)
+            seen.add(cells[1].text.split(": ")[-1].split(" (")[0].split(",")[0])
+            parent = shown
+    assert {"X to move", "O to move", "the game is over"} <= seen
 
 
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from ..core import trace as tr
+from ..core.position import last_mover
 
 MINUS = "\N{MINUS SIGN}"
 COLUMNS = "abc"
@@ -35,10 +36,16 @@ def role(frame: tr.Frame) -> str:
 
 
 def turn(frame: tr.Frame) -> str:
-    """Whose turn the call is on: "MAX (X)", "MIN (O)", or "terminal"."""
+    """Which move led to the call and whose turn it is there, in the assignment's terms:
+    "after X plays (1, 1) b2: O to move (MIN)"; the first call has no move before it."""
+    if frame.action is None:
+        before = "the position you gave"
+    else:
+        before = f"after {last_mover(frame.position)} plays {action(frame.action)}"
     if tr.finished(frame.position):
-        return "terminal"
-    return "MAX (X)" if role(frame) == "MAX" else "MIN (O)"
+        return f"{before}: the game is over, {won(frame.position)}"
+    side = tr.to_move(frame.position)
+    return f"{before}: {side} to move ({'MAX' if side == 'X' else 'MIN'})"
 
 
 def won(position: str) -> str:
