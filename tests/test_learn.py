@@ -96,9 +96,10 @@ def test_each_stack_row_says_who_moved_and_whose_turn_it_is(client, pruning):
         parent = None
         for row in rows:
             cells = list(row.iter("td"))
-            shown = next(s for s in cells[2].iter("span") if "visually-hidden" in s.attrs.get("class", "")).text
-            check_stack_label(cells[1].text, shown, parent)
-            seen.add(cells[1].text.split(": ")[-1].split(" (")[0].split(",")[0])
+            shown = next(s for s in cells[1].iter("span") if "visually-hidden" in s.attrs.get("class", "")).text
+            label = next(s for s in cells[0].iter("span") if "frame-label" in s.attrs.get("class", "")).text
+            check_stack_label(label, shown, parent)
+            seen.add(label.split(": ")[-1].split(" (")[0].split(",")[0])
             parent = shown
     assert {"X to move", "O to move", "the game is over"} <= seen
 
