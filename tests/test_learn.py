@@ -60,7 +60,7 @@ def test_the_trace_page_marks_the_line_and_the_stack_of_the_independent_tracer(c
 
 
 STACK_LABEL = re.compile(
-    r"(minimax|MAX-VALUE|MIN-VALUE) (?:the position you gave|after ([XO]) plays \((\d), (\d)\) [a-c][1-3]): "
+    r"(minimax|MAX-VALUE|MIN-VALUE) (?:the starting position|after ([XO]) plays \((\d), (\d)\) [a-c][1-3]): "
     r"(?:([XO]) to move \((MAX|MIN)\)|the game is over, (.+))"
 )
 
@@ -102,6 +102,20 @@ def test_each_stack_row_says_who_moved_and_whose_turn_it_is(client, pruning):
             seen.add(label.split(": ")[-1].split(" (")[0].split(",")[0])
             parent = shown
     assert {"X to move", "O to move", "the game is over"} <= seen
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_a_board_pasted_on_the_students_page_opens_its_trace(client):
+    printed = "[['X', 'O', None], [None, 'X', None], ['O', None, None]]"
+    response = client.get("/learn/trace/", query_string={"board": printed})
+    assert response.status_code == 303 and response.headers["Location"] == "/learn/trace/XO..X.O.."
+    response = client.get("/learn/trace/", query_string={"board": "xo..x.o..", "pruning": "1"})
+    assert response.status_code == 303 and response.headers["Location"] == "/learn/alphabeta/XO..X.O.."
+    refused = page(client, "/learn/trace/?board=print(board)", 400)
+    field = refused["trace-board-text"]
+    assert field.attrs["value"] == "print(board)" and field.attrs["aria-invalid"] == "true"
+    assert refused["trace-board-error"].text == "'print' is not a cell: use X, O, EMPTY or None."
+    assert "X has two more" in page(client, "/learn/trace/?board=XX.......", 400)["trace-board-error"].text
 
 
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)

@@ -39,13 +39,19 @@ def turn(frame: tr.Frame) -> str:
     """Which move led to the call and whose turn it is there, in the assignment's terms:
     "after X plays (1, 1) b2: O to move (MIN)"; the first call has no move before it."""
     if frame.action is None:
-        before = "the position you gave"
+        before = "the starting position"
     else:
         before = f"after {last_mover(frame.position)} plays {action(frame.action)}"
     if tr.finished(frame.position):
         return f"{before}: the game is over, {won(frame.position)}"
     side = tr.to_move(frame.position)
     return f"{before}: {side} to move ({'MAX' if side == 'X' else 'MIN'})"
+
+
+def indent(line: str) -> int:
+    """How many levels (of 4 spaces) a line of code is indented: its wrapped parts hang below
+    its text rather than at the margin."""
+    return min((len(line) - len(line.lstrip(" "))) // 4, 3)
 
 
 def won(position: str) -> str:
