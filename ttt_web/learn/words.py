@@ -84,8 +84,11 @@ def returned(step: tr.Step, frame: tr.Frame, root: bool) -> str:
 
 
 def called(step: tr.Step, frame: tr.Frame, root: bool) -> str:
-    other = tr.MIN if role(frame) == "MAX" else tr.MAX
     mover = tr.to_move(frame.position)
+    if root:  # the assignment's Python: min_value(result(board, action))
+        other = "min_value" if mover == "X" else "max_value"
+        return f"{mover} tries action {action(step.action)}: {other} is called on result(board, action)."
+    other = tr.MIN if mover == "X" else tr.MAX
     return f"{mover} tries action {action(step.action)}: {other} is called on the board RESULT(state, action)."
 
 
@@ -94,7 +97,9 @@ def cut(step: tr.Step, frame: tr.Frame, root: bool) -> str:
         bound = f"v = {number(frame.v)} ≥ β = {number(frame.beta)}"
     else:
         bound = f"v = {number(frame.v)} ≤ α = {number(frame.alpha)}"
-    skipped = ", ".join(action(a) for a in step.pruned) or "no action left"
+    if not step.pruned:
+        return f"{bound}: the caller would never let play come here, so it returns v now; no action was left to prune."
+    skipped = ", ".join(action(a) for a in step.pruned)
     return f"{bound}: the caller would never let play come here, so it returns v now. Pruned: {skipped}."
 
 
