@@ -186,6 +186,16 @@ def test_the_limited_choice_and_the_exact_best():
 
 
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_the_limited_page_takes_a_board_in_any_pasted_form(client):
+    assert page(client, "/learn/limited/X...O....")["limited-board"].attrs["value"] == "X...O...."
+    printed = "[['X', 'O', None], [None, 'X', None], ['O', None, None]]"
+    response = client.get("/learn/limited/", query_string={"board": printed, "depth": "3", "evaluation": "zero"})
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/learn/limited/XO..X.O..?depth=3&evaluation=zero"
+    assert "'Y' is not a mark" in page(client, "/learn/limited/?board=XY.......", 400)["error-description"].text
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_the_limited_page_states_the_values_of_the_independent_search(client):
     shown = page(client, "/learn/limited/X...O....?depth=2&evaluation=weighted")
     for row in shown["limited-moves"].iter("tr"):

@@ -111,7 +111,15 @@ def limited(text: str):
 
 @bp.get("/limited/")
 def limited_start():
-    return redirect(url_for("learn.limited", text=DEFAULT_LIMITED), 303)
+    """The first visit, or the form with a board typed or pasted in any form `parse` reads."""
+    if "board" not in request.args:
+        return redirect(url_for("learn.limited", text=DEFAULT_LIMITED), 303)
+    try:
+        position = parse(request.args["board"])
+    except BoardError as error:
+        abort(400, str(error))
+    chosen = {key: request.args[key] for key in ("depth", "evaluation") if key in request.args}
+    return redirect(url_for("learn.limited", text=position, **chosen), 303)
 
 
 def warm() -> None:
