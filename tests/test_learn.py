@@ -242,6 +242,37 @@ def test_trees_from_positions_prune_what_the_judge_prunes():
         assert topmost == pruned_positions
 
 
+def head_span(node, css_class: str) -> str | None:
+    """The text of the span of class `css_class` in a practice node's own head, not its children's."""
+    head = next(e for e in node.children if getattr(e, "attrs", {}).get("class") == "node-head")
+    return next((s.text for s in head.iter("span") if s.attrs.get("class") == css_class), None)
+
+
+def child_nodes(node):
+    return [
+        li
+        for ul in node.children
+        if getattr(ul, "tag", "") == "ul"
+        for li in ul.children
+        if getattr(li, "tag", "") == "li"
+    ]
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("mode", ["backup", "prune"])
+def test_each_practice_move_names_the_player_whose_turn_it_was(client, mode):
+    shown = page(client, f"/learn/practice/{mode}?position=XOX.OOX..")
+    moves = [
+        (head_span(node, "role"), head_span(child, "quiet-text"))
+        for node in shown.root.iter("li")
+        if "tree-node" in node.attrs.get("class", "")
+        for child in child_nodes(node)
+    ]
+    assert len(moves) >= 6
+    for role, said in moves:
+        assert said.startswith({"MAX": "X plays (", "MIN": "O plays ("}[role]), (role, said)
+
+
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_backing_up_is_graded_and_a_wrong_node_shows_its_children(client):
     tree = "((3,12,8),(2,4,6),(14,5,2))"

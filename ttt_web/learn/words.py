@@ -38,14 +38,16 @@ def role(frame: tr.Frame) -> str:
 def turn(frame: tr.Frame) -> str:
     """Which move led to the call and whose turn it is there, in the assignment's terms:
     "after X plays (1, 1) b2: O to move (MIN)"; the first call has no move before it."""
-    if frame.action is None:
-        before = "the starting position"
-    else:
-        before = f"after {last_mover(frame.position)} plays {action(frame.action)}"
+    before = "the starting position" if frame.action is None else f"after {played(frame.position, frame.action)}"
     if tr.finished(frame.position):
         return f"{before}: the game is over, {won(frame.position)}"
     side = tr.to_move(frame.position)
     return f"{before}: {side} to move ({'MAX' if side == 'X' else 'MIN'})"
+
+
+def played(position: str, act: tuple[int, int]) -> str:
+    """The move that led to `position`: "X plays (1, 1) b2"."""
+    return f"{last_mover(position)} plays {action(act)}"
 
 
 def indent(line: str) -> int:
