@@ -6,7 +6,7 @@ import pytest
 
 from tests.page import Page
 from tests.test_rooms import Seat
-from ttt_web.core.game import NAME_CHARACTERS, NAME_PATTERN, NAME_RULE, name_problem, valid_name
+from ttt_web.core.options import NAME_CHARACTERS, NAME_PATTERN, NAME_RULE, name_problem, valid_name
 
 pytestmark = pytest.mark.unit
 

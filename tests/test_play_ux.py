@@ -9,7 +9,7 @@ import pytest
 from tests import judge
 from tests.page import Page
 from ttt_web.core import tictactoe as ttt
-from ttt_web.core.game import name_problem
+from ttt_web.core.options import name_problem
 from ttt_web.core.words import in_words
 
 CELL = r"[a-c][1-3]"

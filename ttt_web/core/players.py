@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .game import DIFFICULTIES, MISTAKE_RATE, SIDES, Game, name_problem
-from .position import other
+from .game import Game
+from .options import DIFFICULTIES, MISTAKE_RATE, name_problem
+from .position import SIDES, other
 
 AI = "AI"  # as the game's status line names it
 
@@ -82,6 +83,12 @@ class Players:
     def possessive(self, mark: str) -> str:
         """The player of `mark`'s own, as in "in 2 of its moves": "your", "its" or "their"."""
         return {"you": "your", AI: "its"}.get(self.who(mark), "its" if self.who(mark) in SIDES else "their")
+
+    def naming(self, mark: str) -> tuple[str, str, str, str]:
+        """The player of `mark` and the other one mid-sentence, then their possessives, as
+        core.words' in_words and outlook take them: ("you", "the AI", "your", "its")."""
+        them = other(mark)
+        return self.actor(mark), self.actor(them), self.possessive(mark), self.possessive(them)
 
     def learns(self, mark: str) -> bool:
         """Whether the moves of `mark` are a person's, to judge and retry (not the AI's)."""

@@ -20,7 +20,8 @@ from dataclasses import asdict, dataclass, fields, replace
 from functools import cached_property
 
 from ..core import tictactoe as ttt
-from .game import Game, GameError, name_problem, valid_name
+from .game import Game, GameError
+from .options import name_problem, valid_name
 
 HOST, GUEST = 0, 1
 ID_LENGTH = 22  # characters of a room id: 16 bytes, URL-safe

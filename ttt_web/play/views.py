@@ -19,9 +19,9 @@ from ..core.game import (
     GameError,
     clean_name,
     format_moves,
-    name_problem,
     parse_moves,
 )
+from ..core.options import name_problem
 from ..core.players import Players
 from ..core.position import other, position_of
 from ..web import player

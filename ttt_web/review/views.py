@@ -15,13 +15,13 @@ from ..core.game import Game, GameError, format_moves, parse_moves
 from ..core.judging import Judgement, review
 from ..core.players import Players, PlayersError
 from ..core.position import action_of, cell_of, position_of
-from ..core.words import ending
+from ..core.words import ending, result_text
 from ..web.board_view import board_view
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import public_base, url_for, varies_by_host
 from .caption import caption
 from .picture import HEIGHT, SIZE, png
-from .text import Move, result_text, share_text, summary, turned, turning_point
+from .text import Move, share_text, summary, turned, turning_point
 
 bp = Blueprint("review", __name__, url_prefix="/review")
 
