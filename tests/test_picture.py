@@ -11,6 +11,7 @@ import pytest
 from tests.page import Page
 from ttt_web.core.game import Game, parse_moves
 from ttt_web.core.players import Players
+from ttt_web.review import caption as caption_module
 from ttt_web.review import picture
 from ttt_web.review.caption import caption
 
@@ -104,3 +105,13 @@ def test_the_picture_draws_the_caption_under_the_board_and_keeps_one_per_caption
     for query in ("x=%E6%9D%8E", "o=%E6%9D%8E"):  # a name with no glyph: drawn as X beat O, kept once
         assert client.get(f"/review/0-1-4-2-8/board.png?{query}").data == unnamed
     assert picture.png.cache_info().currsize == 2
+
+
+def test_names_in_new_letters_beyond_the_budget_are_said_by_their_marks(monkeypatch):
+    """A flood of names in letters never filled costs at most the process's budget: past it,
+    the caption says the mark, while a name in the common letters is still said."""
+    monkeypatch.setattr(caption_module, "FILLS", caption_module.Budget(rate=5))
+    game = Game.of_moves(parse_moves("0-3-1-4-2"))
+    greek = [chr(c) for c in range(0x3B1, 0x3CA)]  # small letters, not filled at start-up
+    said = [caption(game, Players(names=("".join(greek[n : n + 3]), "Bo")), picture.SIZE) for n in (0, 3, 6)]
+    assert said == [("Αβγ (X) beat Bo (O)",), ("X beat Bo (O)",), ("X beat Bo (O)",)]

@@ -1,8 +1,13 @@
 """The words under the review's picture: how the game ended and who played it ("You (X)
 beat the AI", "Ann (X) and Bo (O) drew"), on one line or, when too wide, two; and their
-pixels, a band as wide as the board. A name the font cannot draw is said by its mark."""
+pixels, a band as wide as the board. A name the font cannot draw, or whose new letters are
+over the process's budget, is said by its mark."""
 
 from __future__ import annotations
+
+import string
+import threading
+import time
 
 from ..core.game import Game
 from ..core.players import Players
@@ -13,13 +18,47 @@ TEXT_SIZE = 30  # pixels an em
 LINE_HEIGHT = 42  # pixels a line
 BAND = 2 * LINE_HEIGHT + 28  # pixels under the board: room for two lines, always
 MARGIN = 24  # pixels kept clear at either side
+# Filled at start-up (some 0.25 s): the captions' own words, and the letters of most names.
+WARM = {*"XO ()", *"Unfinished: You beat the AI and drew to move", *string.ascii_letters, *string.digits, *".'-"}
+FILLS_A_SECOND = 8  # other letters a process fills for names, at most (some 4 ms each)
+
+
+class Budget:
+    """At most `rate` letters filled a second in the process, with as many to spare: a flood of
+    names in new letters gets its names said by their marks instead of costing more."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate, self.spare, self.at = rate, rate, time.monotonic()
+        self.lock = threading.Lock()
+
+    def take(self, letters: int) -> bool:
+        with self.lock:
+            now = time.monotonic()
+            self.spare = min(self.rate, self.spare + (now - self.at) * self.rate)
+            self.at = now
+            if letters > self.spare:
+                return False
+            self.spare -= letters
+            return True
+
+
+FILLS = Budget(FILLS_A_SECOND)
 
 
 def warm() -> None:
-    """Fill the glyphs of every caption without names now, not on a visitor's request."""
+    """Fill the common letters now, not on a visitor's request."""
     font = Font.load()
-    for char in {*"XO ()", *"Unfinished: You beat the AI and drew to move"} if font else ():
+    for char in WARM if font else ():
         font.glyph(char, TEXT_SIZE)
+
+
+def drawable(font: Font, name: str) -> bool:
+    """Whether the caption can say `name`: the font has its letters, and those not kept
+    filled fit in the budget."""
+    if not font.draws(name):
+        return False
+    missing = font.unfilled(name, TEXT_SIZE)
+    return missing == 0 or FILLS.take(missing)
 
 
 def caption(game: Game, players: Players, width: int) -> tuple[str, ...]:
@@ -27,8 +66,8 @@ def caption(game: Game, players: Players, width: int) -> tuple[str, ...]:
     font = Font.load()
     if font is None:
         return ()
-    drawable = Players(players.you, players.ai, tuple(n if font.draws(n) else "" for n in players.names))
-    words = sentence(game, drawable)
+    said = Players(players.you, players.ai, tuple(n if drawable(font, n) else "" for n in players.names))
+    words = sentence(game, said)
     if line_width(font, words) <= width - 2 * MARGIN:
         return (words,)
     for verb in (" beat ", " and ", " to move"):

@@ -9,7 +9,9 @@ from __future__ import annotations
 import functools
 import itertools
 import struct
+import threading
 from bisect import bisect_left
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,6 +45,8 @@ class Font:
         self.ascent = struct.unpack_from(">h", data, tables["hhea"] + 4)[0]
         self.metrics = self._u16("hhea", 34)
         self.segments = self._segments()
+        self.kept: OrderedDict[tuple[str, int], Glyph] = OrderedDict()  # the last GLYPHS filled
+        self.keeping = threading.Lock()  # captions are drawn in the hub's thread pool
 
     @classmethod
     @functools.cache
@@ -116,8 +120,26 @@ class Font:
             more = bool(flags & 0x20)
         return contours
 
-    @functools.lru_cache(maxsize=GLYPHS)  # noqa: B019 - one Font per process, kept for good
+    def unfilled(self, text: str, size: int) -> int:
+        """How many of the letters of `text` are not kept filled at `size`."""
+        with self.keeping:
+            return sum((char, size) not in self.kept for char in set(text))
+
     def glyph(self, char: str, size: int) -> Glyph:
+        """`char` filled at `size` pixels an em (kept: the last GLYPHS filled)."""
+        key = (char, size)
+        with self.keeping:
+            if key in self.kept:
+                self.kept.move_to_end(key)
+                return self.kept[key]
+        glyph = self.fill(char, size)
+        with self.keeping:
+            self.kept[key] = glyph
+            while len(self.kept) > GLYPHS:
+                self.kept.popitem(last=False)
+        return glyph
+
+    def fill(self, char: str, size: int) -> Glyph:
         """`char` filled at `size` pixels an em, in the box of the pixels it covers."""
         index, scale = self.index(char), size / self.units
         advance = round(self.advance(index) * scale)

@@ -20,7 +20,7 @@ from ..web.board_view import board_view
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import public_base, url_for, varies_by_host
 from .caption import caption
-from .picture import HEIGHT, SIZE, png
+from .picture import HEIGHT, SIZE, off_the_loop, png
 from .text import Move, share_text, summary, turned, turning_point
 
 bp = Blueprint("review", __name__, url_prefix="/review")
@@ -86,7 +86,8 @@ def players_asked() -> Players:
 def picture(moves: str):
     """The final board and who played it as a PNG picture, for link previews (chat apps draw no SVG)."""
     final = reviewed(moves)
-    image = png(position_of(final.board), final.winning_line, caption(final, players_asked(), SIZE))
+    words = off_the_loop(caption, final, players_asked(), SIZE)  # letters never drawn before: ~5 ms each
+    image = png(position_of(final.board), final.winning_line, words)
     return Response(image, mimetype="image/png", headers={"Cache-Control": PUBLIC_FOR_A_DAY})
 
 
