@@ -34,6 +34,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -105,6 +106,16 @@ def wrk(url: str, seconds: float, script: Path | None = None, args: list[str] = 
     return {"rps": rps, "p50": latency["50"], "p99": latency["99"], "errors": errors}
 
 
+def warm_up(base: str) -> None:
+    """Wait until every worker answers (a worker that is still starting, under load, would
+    leave the first run at 0 requests/s), then one short run that is not counted."""
+    client = servers.HttpClient(base)
+    deadline = time.monotonic() + 120
+    while client.get("/").status_code != 200 and time.monotonic() < deadline:
+        time.sleep(0.5)
+    wrk(base + "/", 2, cookie="none")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=10)
@@ -128,6 +139,8 @@ def main() -> None:
             "SQLite": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "sqlite", **many))),
             "Redis": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "redis", REDIS_URL=redis.url, **many))),
         }
+        for base in bases.values():
+            warm_up(base)
         for _ in range(args.rounds):  # interleaved, so that a busy spell hits every app
             for name, base in bases.items():
                 game = name in ("SQLite", "Redis")
