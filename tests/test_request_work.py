@@ -110,9 +110,10 @@ def test_boards_derived_without_a_replay_are_the_replayed_boards():
             assert not undone.scored and undone.board == Game(token="", moves=undone.moves).board
 
 
-def test_the_limiter_resolves_limits_only_for_requests_that_may_change_a_session(client, monkeypatch):
-    """A page (a GET that changes nothing) is let through by the limiter's first check; a
-    move, which may create a session, has its limits resolved and counted."""
+def test_the_limiter_resolves_limits_only_for_requests_that_may_create_a_session(client, monkeypatch):
+    """A page (a GET that changes nothing) and a player's move once the session is stored are
+    let through by the limiter's first check; a first move, which may create a session, and a
+    new room (a limit of its own) have their limits resolved and counted."""
     resolved = []
     resolve = limiter.limit_manager.resolve_limits
     monkeypatch.setattr(limiter.limit_manager, "resolve_limits", lambda *a, **k: resolved.append(1) or resolve(*a, **k))
@@ -122,4 +123,8 @@ def test_the_limiter_resolves_limits_only_for_requests_that_may_change_a_session
     assert resolved
     resolved.clear()
     assert client.get("/").status_code == 200
+    assert client.get(a_move_link(client)).status_code == 303
     assert resolved == []
+    token = Page(client.get("/").text).form("undo")["game"]
+    assert client.post("/room/new", data={"game": token}).status_code == 303
+    assert resolved

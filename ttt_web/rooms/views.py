@@ -18,7 +18,7 @@ from ..rooms import page as roompage
 from ..rooms import stream as roomstream
 from ..web import player
 from ..web.errors import http_error
-from ..web.limits import ROOM_MESSAGE, limiter
+from ..web.limits import ROOM_MESSAGE, own_limit
 from ..web.moves import requested_move
 from ..web.urls import public_base, url_for
 from .store import Change, rooms
@@ -39,7 +39,7 @@ def refused(exc: RoomError):
 
 
 @bp.post("/new")
-@limiter.limit(lambda: current_app.config["NEW_ROOM_LIMIT"], error_message=ROOM_MESSAGE)
+@own_limit(lambda: current_app.config["NEW_ROOM_LIMIT"], error_message=ROOM_MESSAGE)
 def invite():
     game = player.current_game()
     if game is not None and not hmac.compare_digest(request.form.get("game", "").encode(), game.token.encode()):

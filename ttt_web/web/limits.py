@@ -6,9 +6,9 @@ Retry-After is sent on a 429 only. An IPv6 client counts by its /64 network (cli
 one subscriber gets a whole /64, so counting its addresses one by one would count nothing.
 
 One limiter for the process (Flask-Limiter's app-factory pattern), so that a view declares
-its own limit with `@limiter.limit`; each app's `init_app` gives it that app's storage. A
-request that cannot change its session (a page) is let through by the first check, before
-any limit is resolved."""
+its own limit with `@own_limit`; each app's `init_app` gives it that app's storage. A
+request that no limit can apply to (a page; a player with a session, on a view with no limit
+of its own) is let through by the first check, before any limit is resolved."""
 
 from __future__ import annotations
 
@@ -61,9 +61,13 @@ def changes_session(request: Request) -> bool:
     return request.method not in ("GET", "HEAD") or request.path in CHANGING_GETS
 
 
-def changes_nothing() -> bool:
-    """True for a request no limit applies to: one that cannot change its session."""
-    return not changes_session(request)
+def exempt() -> bool:
+    """True for a request no limit applies to: one that cannot change its session, or one
+    with a stored session (which the new-session limits never count) on a view without a
+    limit of its own."""
+    if not changes_session(request):
+        return True
+    return has_session() and current_app.view_functions.get(request.endpoint) not in OWN_LIMITS
 
 
 def has_session() -> bool:
@@ -107,7 +111,19 @@ limiter = Limiter(
     headers_enabled=False,  # Retry-After on a 429 only (below), never on a page or a 503
     swallow_errors=True,  # a limiter whose store is down lets players through
 )
-limiter.request_filter(changes_nothing)
+limiter.request_filter(exempt)
+OWN_LIMITS: set[Callable] = set()  # the views that declared a limit with own_limit
+
+
+def own_limit(value: Callable[[], str], error_message: str) -> Callable[[Callable], Callable]:
+    """A view's own limit per address (Flask-Limiter's `limit`), for players with a session too."""
+
+    def decorate(view: Callable) -> Callable:
+        limited = limiter.limit(value, error_message=error_message)(view)
+        OWN_LIMITS.add(limited)
+        return limited
+
+    return decorate
 
 
 def init_app(app: Flask) -> None:
