@@ -15,6 +15,9 @@ served the same way, in the same run, round after round:
   meta refresh asks for it every couple of seconds (the issue's "polling must be cheap"),
   16 connections; its ratio is to the bare app's page.
 
+For the move only, bench/session_floor_app.py on each store: the session read, a change and
+the compare-and-set write, and the redirect, with nothing of the game.
+
 Beside them, for the page only, bench/jinja_floor_app.py: the game's own page template
 rendered from a fixed game with none of the game's work, to show what any page of this
 content rendered by Jinja could reach.
@@ -83,6 +86,16 @@ def setup(base: str) -> tuple[str, list[str]]:
     return reader.client.cookies["ttt"], move_args
 
 
+def session_floor_setup(base: str) -> list[str]:
+    """For the move script against the session floor: each player's stored session."""
+    move_args = []
+    for _ in range(CONNECTIONS):
+        client = servers.HttpClient(base)
+        assert client.get("/move").status_code == 303
+        move_args += [client.cookies["ttt"], "none"]
+    return move_args
+
+
 def waiting_room(base: str) -> tuple[str, str]:
     """A room's path and the session id of its host, who has moved and waits for the guest."""
     host, guest = servers.HttpClient(base), servers.HttpClient(base)
@@ -139,11 +152,21 @@ def main() -> None:
             "SQLite": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "sqlite", **many))),
             "Redis": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "redis", REDIS_URL=redis.url, **many))),
         }
+        floors = {
+            "SQLite session floor": servers.app_env(tmp / "sqlite-floor"),
+            "Redis session floor": servers.app_env(tmp / "redis-floor", REDIS_URL=redis.url),
+        }
+        floor_app = "bench.session_floor_app:app"
+        bases |= {name: stack.enter_context(servers.gunicorn(env, app=floor_app)) for name, env in floors.items()}
         for base in bases.values():
             warm_up(base)
         for _ in range(args.rounds):  # interleaved, so that a busy spell hits every app
             for name, base in bases.items():
                 game = name in ("SQLite", "Redis")
+                if name in floors:
+                    move_args = session_floor_setup(base)
+                    results.setdefault((name, "move"), []).append(wrk(base, args.seconds, script, move_args))
+                    continue
                 cookie, move_args = setup(base) if game else ("none", ["none"] * 2 * CONNECTIONS)
                 results.setdefault((name, "page"), []).append(wrk(base + "/", args.seconds, cookie=cookie))
                 if name != "Jinja floor":
