@@ -25,7 +25,7 @@ from ..core.game import (
 )
 from ..core.players import Players
 from ..core.position import other, position_of
-from ..web import player
+from ..web import cookies, player, score
 from ..web.board_view import BLANK, BoardView, board_view
 from ..web.moves import requested_move
 from ..web.urls import url_for
@@ -190,7 +190,7 @@ def undo():
 def teach():
     check_form_token()
     response = back_to_board(player.current_game())
-    player.toggle_teach(response)
+    cookies.toggle_teach(response)
     return response
 
 
@@ -198,13 +198,13 @@ def teach():
 def confirm_reset_score():
     """Resetting every score cannot be taken back: it asks first, on a page of its own."""
     game = player.current_game()
-    return render_template("play/reset_score.html", token=game.token if game else "", scores=player.all_scores())
+    return render_template("play/reset_score.html", token=game.token if game else "", scores=score.all_scores())
 
 
 @bp.post("/score/reset")
 def reset_score():
     check_form_token()
-    player.reset_score()
+    score.reset_score()
     return back_to_board(player.current_game())
 
 
@@ -257,14 +257,14 @@ def page(
     the game to show read-only (the browser's Back); `form_error`, said beside the new-game
     form, which keeps the `choices` sent."""
     game = player.current_game()
-    teaching = player.teach_on()
+    teaching = cookies.teach_on()
     start_game = Game.of_moves(start) if start else None
     return render_template(
         "play/index.html",
         **about_the_game(game),
         past=past,
         here=board_url(game) if past is not None else "",  # the way back from an earlier board
-        options=choices or player.preferences(game),
+        options=choices or score.preferences(game),
         view=shown_board(game, start_game, past, teaching),
         teach=teaching,
         message=message,
@@ -281,7 +281,7 @@ def about_the_game(game: Game | None) -> dict:
     return {
         "game": game,
         "token": game.token if game else "",
-        "score": player.score(game),
+        "score": score.score(game),
         "history": game.history() if game else [],
         "review": format_moves(game.moves) if game and game.moves else "",
         "players": Players.of(game).query() if game else {},

@@ -16,7 +16,7 @@ from ..core.game import clean_name
 from ..core.room import Room, RoomError, issued, new_key
 from ..rooms import page as roompage
 from ..rooms import stream as roomstream
-from ..web import player
+from ..web import cookies, player
 from ..web.errors import http_error
 from ..web.limits import ROOM_MESSAGE, own_limit
 from ..web.moves import requested_move
@@ -168,7 +168,7 @@ def auto_refresh(room_id: str):
     """Turn the waiting page's own refresh off or on (WCAG 2.2.1: a time limit the user
     can turn off). A browser preference: it stores nothing on the server."""
     response = to_room(room_id)
-    player.toggle_auto_refresh(response)
+    cookies.toggle_auto_refresh(response)
     return response
 
 
@@ -247,7 +247,7 @@ def page(room: Room, version: int, message: str | None = None, **form) -> str:
     you = room.player(player.seat_key(room.id))
     remember(room, you)
     shown = roompage.context(room, version, you)
-    refresh = roompage.REFRESH_SECONDS if shown.waiting and player.auto_refresh_on() else None
+    refresh = roompage.REFRESH_SECONDS if shown.waiting and cookies.auto_refresh_on() else None
     return render_template("rooms/room.html", **shown.values(), refresh=refresh, message=message, **form)
 
 
