@@ -8,7 +8,7 @@ import pytest
 
 from ttt_web.app import create_app
 from ttt_web.core.game import Game
-from ttt_web.play import views as play_views
+from ttt_web.play import page as play_page
 from ttt_web.web import board_view
 from ttt_web.web.limits import limiter
 
@@ -43,7 +43,7 @@ def work(monkeypatch):
 
     monkeypatch.setattr(Game, "from_data", classmethod(counting_decode))
     monkeypatch.setattr(Game, "__post_init__", counting_replay)
-    monkeypatch.setattr(play_views, "board_view", counting_draw)
+    monkeypatch.setattr(play_page, "board_view", counting_draw)
     return calls
 
 
