@@ -110,21 +110,23 @@ def test_boards_derived_without_a_replay_are_the_replayed_boards():
             assert not undone.scored and undone.board == Game(token="", moves=undone.moves).board
 
 
-def test_the_limiter_resolves_limits_only_for_requests_that_may_create_a_session(client, monkeypatch):
-    """A page (a GET that changes nothing) and a player's move once the session is stored are
-    let through by the limiter's first check; a first move, which may create a session, and a
-    new room (a limit of its own) have their limits resolved and counted."""
-    resolved = []
-    resolve = limiter.limit_manager.resolve_limits
+def test_the_limiter_runs_only_for_requests_that_may_create_a_session(client, monkeypatch):
+    """A page (a GET that changes nothing) and a player's move once the session is stored do
+    not run Flask-Limiter's hooks at all; a first move, which may create a session, and a new
+    room (a limit of its own) have their limits resolved and counted."""
+    resolved, checked = [], []
+    resolve, scope = limiter.limit_manager.resolve_limits, limiter.limit_manager.exemption_scope
     monkeypatch.setattr(limiter.limit_manager, "resolve_limits", lambda *a, **k: resolved.append(1) or resolve(*a, **k))
+    monkeypatch.setattr(limiter.limit_manager, "exemption_scope", lambda *a, **k: checked.append(1) or scope(*a, **k))
     link = a_move_link(client)
-    assert resolved == []
+    assert resolved == checked == []
     assert client.get(link).status_code == 303
-    assert resolved
+    assert resolved and checked
     resolved.clear()
+    checked.clear()
     assert client.get("/").status_code == 200
     assert client.get(a_move_link(client)).status_code == 303
-    assert resolved == []
+    assert resolved == checked == []
     token = Page(client.get("/").text).form("undo")["game"]
     assert client.post("/room/new", data={"game": token}).status_code == 303
     assert resolved
