@@ -23,14 +23,14 @@ def board_url(game: Game | None) -> str:
 
 def page(
     message: str | None = None,
-    error: bool = False,
+    error: int = 0,
     start: tuple[int, ...] | None = None,
     past: int | None = None,
     form_error: str = "",
     choices: dict | None = None,
     error_field: str = "",
 ) -> str:
-    """The game's page, with a note or an `error` message; `start`, a position to play on
+    """The game's page, with a note or a message of the `error` status (400...); `start`, a position to play on
     from, drawn instead of the game with a choice of who plays; `past`, an earlier move of
     the game to show read-only (the browser's Back); `form_error`, said beside the new-game
     form, which keeps the `choices` sent."""

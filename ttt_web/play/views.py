@@ -14,14 +14,13 @@ from ..core.game import (
     DEFAULTS,
     DIFFICULTIES,
     MODES,
-    NAME_RULE,
     SIDES,
     Game,
     GameError,
     clean_name,
     parse_moves,
-    valid_name,
 )
+from ..core.options import name_problem
 from ..core.position import other
 from ..web import cookies, player, score
 from ..web.moves import requested_move
@@ -53,12 +52,12 @@ class FormRejected(Rejected):
 @bp.errorhandler(Rejected)
 def rejected(exc: Rejected):
     """A refused request (400, 403) is an error; a stale one (409) is only a note."""
-    return page(message=exc.message, error=exc.status != 409), exc.status
+    return page(message=exc.message, error=exc.status if exc.status != 409 else 0), exc.status
 
 
 @bp.errorhandler(FormRejected)
 def form_rejected(exc: FormRejected):
-    return page(form_error=exc.message, choices=exc.choices, error_field=exc.field), exc.status
+    return page(form_error=exc.message, choices=exc.choices, error_field=exc.field, error=exc.status), exc.status
 
 
 @bp.errorhandler(GameError)
@@ -143,9 +142,9 @@ def friends(options: dict[str, str]) -> tuple[str, str]:
     if options["mode"] != "friend" or names == ("", ""):
         return ("", "")
     typed = {**options, "names": tuple(request.form.get(f, "")[:40] for f in fields)}
-    bad = next((field for field, name in zip(fields, names, strict=True) if not valid_name(name)), "")
-    if bad:
-        raise FormRejected(f"A name is {NAME_RULE}.", typed, bad)
+    for field, name in zip(fields, names, strict=True):
+        if name_problem(name):
+            raise FormRejected(name_problem(name), typed, field)
     if names[0].casefold() == names[1].casefold():
         raise FormRejected("Give the two players different names.", typed, "name_o")
     return names
