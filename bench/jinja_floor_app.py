@@ -7,7 +7,8 @@ import tempfile
 from flask import render_template
 
 from ttt_web.app import create_app
-from ttt_web.core.game import DEFAULTS, Game
+from ttt_web.core.game import Game
+from ttt_web.core.options import DEFAULTS
 from ttt_web.core.players import Players
 from ttt_web.web import board_view as board
 from ttt_web.web import score

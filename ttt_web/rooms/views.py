@@ -12,7 +12,7 @@ from collections.abc import Callable
 from flask import Blueprint, current_app, redirect, render_template, request
 from werkzeug.exceptions import Forbidden, Gone, HTTPException, NotFound
 
-from ..core.game import clean_name
+from ..core.options import clean_name
 from ..core.room import Room, RoomError, issued, new_key
 from ..rooms import page as roompage
 from ..rooms import stream as roomstream

@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 
 from flask import g, session
 
-from ..core.game import DEFAULTS, Game, format_moves, parse_moves
+from ..core.game import Game, format_moves, parse_moves
+from ..core.options import DEFAULTS
 from .score import OUTCOMES, count
 
 KEPT_GAMES = 20  # finished games listed on "Your games"

@@ -7,7 +7,8 @@ import json
 
 from flask import session
 
-from ..core.game import DEFAULTS, DIFFICULTIES, Game
+from ..core.game import Game
+from ..core.options import DEFAULTS, DIFFICULTIES
 
 OUTCOMES = ("win", "loss", "draw")  # the order of a score's tally
 
