@@ -1,17 +1,20 @@
-"""The words under the review's picture: how the game ended and who played it ("You (X)
-beat the AI", "Ann (X) and Bo (O) drew"), on one line or, when too wide, two; and their
-pixels, a band as wide as the board. A name the font cannot draw, or whose new letters are
-over the process's budget, is said by its mark."""
+"""The words under the review's picture: how the game ended and who played it, in the third
+person since the picture goes to a friend ("X beat the AI (O)", "Ann (X) and Bo (O) drew"),
+on one line or, when too wide, two; and their pixels, a band as wide as the board. A name
+the rasterizer cannot draw right (letters the font lacks, right-to-left or shaped scripts,
+combining marks) or whose new letters are over the process's budget is said by its mark,
+and then so is the other name."""
 
 from __future__ import annotations
 
 import string
 import threading
 import time
+import unicodedata
 
 from ..core.game import Game
 from ..core.players import Players
-from ..core.position import other
+from ..core.position import SIDES, other
 from .font import Font
 
 TEXT_SIZE = 30  # pixels an em
@@ -19,8 +22,35 @@ LINE_HEIGHT = 42  # pixels a line
 BAND = 2 * LINE_HEIGHT + 28  # pixels under the board: room for two lines, always
 MARGIN = 24  # pixels kept clear at either side
 # Filled at start-up (some 0.25 s): the captions' own words, and the letters of most names.
-WARM = {*"XO ()", *"Unfinished: You beat the AI and drew to move", *string.ascii_letters, *string.digits, *".'-"}
+WARM = {*"XO ()", *"Unfinished: The AI beat and drew to move", *string.ascii_letters, *string.digits, *".'-"}
 FILLS_A_SECOND = 8  # other letters a process fills for names, at most (some 4 ms each)
+RIGHT_TO_LEFT = {"R", "AL", "AN"}  # bidi classes the caption would draw in the wrong order
+# Scripts whose letters join or reorder: drawn one by one, their words come out wrong.
+SHAPED = (
+    "ARABIC",
+    "SYRIAC",
+    "THAANA",
+    "NKO",
+    "DEVANAGARI",
+    "BENGALI",
+    "GURMUKHI",
+    "GUJARATI",
+    "ORIYA",
+    "TAMIL",
+    "TELUGU",
+    "KANNADA",
+    "MALAYALAM",
+    "SINHALA",
+    "THAI",
+    "LAO",
+    "TIBETAN",
+    "MYANMAR",
+    "KHMER",
+    "MONGOLIAN",
+    "HANGUL CHOSEONG",
+    "HANGUL JUNGSEONG",
+    "HANGUL JONGSEONG",
+)
 
 
 class Budget:
@@ -52,47 +82,73 @@ def warm() -> None:
         font.glyph(char, TEXT_SIZE)
 
 
-def drawable(font: Font, name: str) -> bool:
-    """Whether the caption can say `name`: the font has its letters, and those not kept
-    filled fit in the budget."""
-    if not font.draws(name):
-        return False
-    missing = font.unfilled(name, TEXT_SIZE)
-    return missing == 0 or FILLS.take(missing)
+def drawn_right(font: Font, name: str) -> bool:
+    """Whether drawing the letters of `name` one by one, left to right, writes it: the font
+    has them, and none is right-to-left, a combining mark or in a script that joins letters."""
+    return font.draws(name) and not any(_needs_shaping(char) for char in name)
+
+
+def _needs_shaping(char: str) -> bool:
+    return (
+        unicodedata.bidirectional(char) in RIGHT_TO_LEFT
+        or unicodedata.category(char) in ("Mn", "Mc", "Me", "Cf")
+        or unicodedata.name(char, "").startswith(SHAPED)
+    )
+
+
+def said_names(font: Font, names: tuple[str, str]) -> tuple[tuple[str, str], bool]:
+    """The names the caption says, and whether that lasts: both, or, if either cannot be
+    said, neither (never a name against a bare mark). A fall-back for the letters' budget
+    alone does not last: later, the names may be drawn."""
+    if not all(drawn_right(font, name) for name in names):
+        return ("", ""), True
+    missing = font.unfilled("".join(names), TEXT_SIZE)
+    if missing and not FILLS.take(missing):
+        return ("", ""), False
+    return names, True
 
 
 def caption(game: Game, players: Players, width: int) -> tuple[str, ...]:
     """The caption's lines, each fitting `width` pixels as the font draws them (none without it)."""
+    return captioned(game, players, width)[0]
+
+
+def captioned(game: Game, players: Players, width: int) -> tuple[tuple[str, ...], bool]:
+    """The caption's lines, and whether they last (False: the names were left out for the
+    budget, and a later request may say them)."""
     font = Font.load()
     if font is None:
-        return ()
-    said = Players(players.you, players.ai, tuple(n if drawable(font, n) else "" for n in players.names))
-    words = sentence(game, said)
+        return (), True
+    if players.against_ai:
+        names, lasting = tuple("the AI" if mark == players.ai_mark() else "" for mark in SIDES), True
+    else:
+        names, lasting = said_names(font, players.names)
+    words = sentence(game, names, players.you or "X")
     if line_width(font, words) <= width - 2 * MARGIN:
-        return (words,)
+        return (words,), lasting
     for verb in (" beat ", " and ", " to move"):
         if verb in words:
             first, rest = words.split(verb, 1)
-            return first, f"{verb.strip()} {rest}".strip()
-    return (words,)
+            return (first, f"{verb.strip()} {rest}".strip()), lasting
+    return (words,), lasting
 
 
-def sentence(game: Game, players: Players) -> str:
+def sentence(game: Game, names: tuple[str, str], first: str) -> str:
+    """How the game ended, the players named by `names` (X's, O's; "" for the bare mark);
+    a draw names `first` first (your mark against the AI)."""
     if not game.over:
-        return f"Unfinished: {tagged(players, game.to_move, first=True)} to move"
+        return f"Unfinished: {tagged(names, game.to_move, start=True)} to move"
     if game.winner:
-        return f"{tagged(players, game.winner, True)} beat {tagged(players, other(game.winner), False)}"
-    first = players.you or "X"
-    return f"{tagged(players, first, True)} and {tagged(players, other(first), False)} drew"
+        return f"{tagged(names, game.winner, True)} beat {tagged(names, other(game.winner), False)}"
+    return f"{tagged(names, first, True)} and {tagged(names, other(first), False)} drew"
 
 
-def tagged(players: Players, mark: str, first: bool) -> str:
-    """A player with their mark: "You (X)", "the AI", "Ann (O)", "X". Later in the sentence,
-    you and the AI go without (the first player's mark says it)."""
-    who = players.subject(mark) if first else players.actor(mark)
-    if who == mark or (not first and who in ("you", "the AI")):
-        return who
-    return f"{who} ({mark})"
+def tagged(names: tuple[str, str], mark: str, start: bool) -> str:
+    """A player with their mark, "Ann (O)", "the AI (X)", or the mark alone, "X"."""
+    name = names[SIDES.index(mark)]
+    if not name:
+        return mark
+    return f"{name[:1].upper() + name[1:] if start else name} ({mark})"
 
 
 def line_width(font: Font, text: str) -> int:

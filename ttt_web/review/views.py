@@ -17,9 +17,9 @@ from ..core.players import Players, PlayersError
 from ..core.position import action_of, cell_of, position_of
 from ..core.words import ending, result_text
 from ..web.board_view import board_view
-from ..web.caching import PUBLIC_FOR_A_DAY
+from ..web.caching import PUBLIC_FOR_A_DAY, PUBLIC_FOR_A_MINUTE
 from ..web.urls import public_base, url_for, varies_by_host
-from .caption import caption
+from .caption import captioned
 from .picture import HEIGHT, SIZE, off_the_loop, png
 from .text import Move, share_text, summary, turned, turning_point
 
@@ -86,9 +86,10 @@ def players_asked() -> Players:
 def picture(moves: str):
     """The final board and who played it as a PNG picture, for link previews (chat apps draw no SVG)."""
     final = reviewed(moves)
-    words = off_the_loop(caption, final, players_asked(), SIZE)  # letters never drawn before: ~5 ms each
+    words, lasting = off_the_loop(captioned, final, players_asked(), SIZE)  # new letters: ~5 ms each
     image = png(position_of(final.board), final.winning_line, words)
-    return Response(image, mimetype="image/png", headers={"Cache-Control": PUBLIC_FOR_A_DAY})
+    kept = PUBLIC_FOR_A_DAY if lasting else PUBLIC_FOR_A_MINUTE
+    return Response(image, mimetype="image/png", headers={"Cache-Control": kept})
 
 
 def _shown_ply(listed: list[Move], turning: Move | None) -> tuple[int, Move | None, bool]:
