@@ -60,7 +60,10 @@ def test_a_try_is_drawn_on_the_board_right_or_wrong(client, n):
         drawn = page.cells[cell]
         right = cell in best
         assert f"tried-{'right' if right else 'wrong'}" in drawn.attrs["class"]
-        assert ("your try: " + mover + (", right" if right else ", not this one")) in drawn.text
+        said = f"Row {cell // 3 + 1}, column {cell % 3 + 1}, your try: {mover}, " + (
+            "right" if right else "not this one"
+        )
+        assert said in drawn.text  # every cell's label names its row and column
 
 
 @pytest.mark.parametrize("n", [1, 2])
@@ -69,6 +72,8 @@ def test_the_answer_stays_in_the_retry_flow(client, n):
     page = Page(client.get(f"/review/{GAME}/retry/{n}?show=answer").text)
     starred = [i for i, c in enumerate(page.cells) if "answer" in c.attrs["class"].split()]
     assert starred == sorted(judge.optimal_moves(before)) and not page.links
+    for cell in starred:
+        assert f"Row {cell // 3 + 1}, column {cell % 3 + 1}, the answer" in page.cells[cell].text
     assert page["retry-answer"].text.startswith("The answer: ")
     assert page["try-again"].attrs["href"] == f"/review/{GAME}/retry/{n}"
     assert page.root.by_id("next") is not None  # on to the next mistake, or back to the review
@@ -81,3 +86,12 @@ def test_the_answer_stays_in_the_retry_flow(client, n):
 def test_retries_that_do_not_exist_get_a_clear_page(client, path, status):
     response = client.get(f"/review/{GAME}{path}")
     assert response.status_code == status and "Traceback" not in response.text
+
+
+@pytest.mark.parametrize(
+    ("game", "said"),
+    [("0-4-1-2-5-6", "This game has 1 move to retry."), ("0-1-4-2-8", "This game has 2 moves to retry.")],
+)
+def test_a_retry_past_the_last_counts_the_moves_in_good_english(client, game, said):
+    response = client.get(f"/review/{game}/retry/9")
+    assert response.status_code == 404 and said in response.text

@@ -67,3 +67,8 @@ def result_text(game: Game, players: Players = MARKS) -> str:
     own = (game.number + 1) // 2  # the winner moved last
     whose = players.possessive(game.winner)
     return f"{players.subject(game.winner)} won in {own} of {whose} moves ({game.number} in all)."
+
+
+def counted(count: int, noun: str) -> str:
+    """A number of things, the noun in the plural but for one: "1 move", "2 moves"."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"

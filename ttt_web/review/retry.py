@@ -10,9 +10,9 @@ from flask import Blueprint, Response, abort, render_template, request
 from ..core.game import Game, format_moves
 from ..core.judging import Judgement, judge
 from ..core.players import Players
-from ..core.position import action_name, action_of, position_of
-from ..core.words import outlook
-from ..web.board_view import BoardView, position_view
+from ..core.position import action_name, action_of, cell_of, position_of
+from ..core.words import counted, outlook
+from ..web.board_view import CELL_NAMES, BoardView, position_view
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import url_for
 from .views import judge_all, players_asked, reviewed, to_retry
@@ -67,7 +67,12 @@ def _nth(plies: list[int], n: int, players: Players) -> int:
     """The ply of the n-th move to retry; 404 if the game has no such one."""
     if not 1 <= n <= len(plies):
         yours = " of yours" if players.against_ai else ""
-        abort(404, f"This game has {len(plies)} moves{yours} to retry." if plies else f"Every move{yours} was best.")
+        abort(
+            404,
+            f"This game has {counted(len(plies), 'move')}{yours} to retry."
+            if plies
+            else f"Every move{yours} was best.",
+        )
     return plies[n - 1]
 
 
@@ -77,7 +82,7 @@ def draw_try(view: BoardView, cell: int, mark: str, right: bool) -> None:
     drawn = view.rows[row][col]
     drawn.mark, drawn.href = mark, ""
     drawn.classes += f" mark-{mark.lower()} tried tried-{'right' if right else 'wrong'}"
-    drawn.label = f"{drawn.label.split(',')[0]}, your try: {mark}, {'right' if right else 'not this one'}"
+    drawn.label = f"{CELL_NAMES[cell]}, your try: {mark}, {'right' if right else 'not this one'}"
 
 
 def draw_answer(view: BoardView, judged: Judgement) -> None:
@@ -85,7 +90,7 @@ def draw_answer(view: BoardView, judged: Judgement) -> None:
     for row, col in judged.best_actions:
         cell = view.rows[row][col]
         cell.classes += " answer"
-        cell.label = f"{cell.label.split(',')[0]}, the answer: a best move"
+        cell.label = f"{CELL_NAMES[cell_of((row, col))]}, the answer: a best move"
 
 
 def _tried(text: str) -> int | None:
