@@ -66,3 +66,10 @@ def test_an_error_page_names_the_error_and_links_back(responses, kind):
     back = page["back"]  # to the game; from a form, to the field to correct
     assert back.tag == "a" and back.attrs["href"] in (["#name_o"] if "form" in kind else ["/", "/#board"])
     assert "Your turn" not in title and "Your turn" not in first.text
+
+
+@pytest.mark.parametrize("kind", HEADINGS)
+def test_the_footer_speaks_of_cells_only_under_a_board(responses, kind):
+    page = Page(responses[kind].text)
+    footer = next(page.root.iter("footer")).text
+    assert ("Every empty cell is a link" in footer) == (page.root.by_id("board") is not None), footer
