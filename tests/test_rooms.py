@@ -538,6 +538,8 @@ def test_a_seat_taken_first_says_by_whom(app):
     page = Page(response.text)
     assert page["message"].text == "Cy took the seat first. You can watch the game."
     assert page.root.by_id("join") is None and "Cy (O)" in page["watching"].text
+    at = response.text.index
+    assert at('id="message"') < at('id="live-status"') < at('id="live-board"')  # at the top, not under the board
 
 
 def test_a_spectator_without_javascript_gets_the_waiting_pages_reload(app):
