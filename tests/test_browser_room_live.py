@@ -51,7 +51,7 @@ def test_a_seat_taken_while_typing_keeps_the_form_and_says_by_whom(people):
     expect(late.locator("#join-name")).to_have_value("Cy")
     assert late.evaluate("document.activeElement.id") == "join-name"  # focus stayed where it was
     expect(late.locator("#watching")).to_have_text("You are watching Ann (X) and Dee (O).")
-    expect(late.locator("footer nav")).to_have_count(1)
+    expect(late.locator("header nav")).to_have_count(1)
     assert_accessible(late)
     SHOTS.mkdir(exist_ok=True)
     for size in SIZES[:2]:
