@@ -315,3 +315,16 @@ def test_practice_refuses_with_a_message(client):
 def test_the_explorer_trace_links_to_the_pseudocode(client):
     shown = page(client, "/explore/XOXOX..../trace/1")
     assert shown["to-pseudocode"].attrs["href"] == "/learn/trace/XOXOX...."
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_each_checked_branch_says_whether_it_was_searched_or_pruned(client):
+    tree = "((3,12,8),(2,4,6),(14,5,2))"  # alpha-beta prunes C's last two leaves, 11 and 12
+    shown = Page(client.post("/learn/practice/prune", data={"tree": tree, "cut-11": "on", "cut-0": "on"}).text)
+    said = {
+        li.attrs["data-path"]: next(li.iter("label")).text for li in shown["tree"].iter("li") if li.attrs["data-path"]
+    }
+    assert said["1"].startswith("✓ right: searched (not pruned)")  # unticked, searched
+    assert said["11"].startswith("✓ right: pruned")  # ticked, pruned
+    assert said["12"].startswith("✗ wrong: pruned (you left it unticked)")
+    assert said["0"].startswith("✗ wrong: searched (not pruned) (you ticked it)")
