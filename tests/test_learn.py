@@ -192,7 +192,42 @@ def test_the_limited_page_takes_a_board_in_any_pasted_form(client):
     response = client.get("/learn/limited/", query_string={"board": printed, "depth": "3", "evaluation": "zero"})
     assert response.status_code == 303
     assert response.headers["Location"] == "/learn/limited/XO..X.O..?depth=3&evaluation=zero"
-    assert "'Y' is not a mark" in page(client, "/learn/limited/?board=XY.......", 400)["error-description"].text
+    assert "'Y' is not a mark" in page(client, "/learn/limited/?board=XY.......", 400)["limited-board-error"].text
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+@pytest.mark.parametrize(
+    ("url", "typed", "said"),
+    [
+        ("/learn/limited/?board=XY.......&depth=3&evaluation=zero", "XY.......", "'Y' is not a mark"),
+        ("/learn/limited/?board=XXX.OO...&depth=3&evaluation=zero", "XXX.OO...", "That game is over"),
+        ("/learn/limited/XXX.OO...?depth=3&evaluation=zero", "XXX.OO...", "That game is over"),
+    ],
+)
+def test_a_board_the_limited_search_cannot_take_comes_back_in_its_form(client, url, typed, said):
+    shown = page(client, url, 400)
+    board = shown["limited-board"].attrs
+    assert board["value"] == typed and board["aria-invalid"] == "true"
+    assert "limited-board-error" in board["aria-describedby"] and said in shown["limited-board-error"].text
+    chosen = {
+        s.attrs["name"]: o.attrs["value"]
+        for s in shown["limited-form"].iter("select")
+        for o in s.iter("option")
+        if "selected" in o.attrs
+    }
+    assert chosen == {"depth": "3", "evaluation": "zero"}
+    assert shown.root.by_id("error-description") is None and shown.root.by_id("limited-moves") is None
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_a_board_the_trace_cannot_take_keeps_the_alphabeta_tick(client):
+    shown = page(client, "/learn/trace/?board=XY&pruning=1", 400)
+    tick = next(i for i in shown["trace-board"].iter("input") if i.attrs.get("name") == "pruning")
+    assert "checked" in tick.attrs and shown["trace-board-text"].attrs["value"] == "XY"
+    plain = page(client, "/learn/trace/?board=XY", 400)
+    assert (
+        "checked" not in next(i for i in plain["trace-board"].iter("input") if i.attrs.get("name") == "pruning").attrs
+    )
 
 
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
