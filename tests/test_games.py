@@ -135,7 +135,7 @@ def test_every_page_has_the_site_navigation(play, at):
     assert list(links) == ["Play", "Your games", "Explore", "Who wins?", "For students"]
     assert [label for label, attrs in links.items() if attrs.get("aria-current") == "page"] == [
         {"/": "Play", "/games/": "Your games", "/explore/bugs": "For students", "/explore/": "Explore"}.get(
-            at, "Practice: who wins?"
+            at, "Who wins?"
         )
     ]
 
