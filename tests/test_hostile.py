@@ -18,7 +18,8 @@ from tests.page import Page
 from tests.replay import illegal_games
 from tests.timing import PATIENCE, play_timed, timed, unstalled, yardstick
 from ttt_web.app import create_app
-from ttt_web.core.room import Room, seat_hash
+from ttt_web.core.room import Room
+from ttt_web.core.room_record import seat_hash
 from ttt_web.store.base import Table
 from ttt_web.store.redis import RedisStore
 from ttt_web.web.moves import NOT_FROM_HERE

@@ -13,7 +13,8 @@ from flask import Blueprint, current_app, redirect, render_template, request
 from werkzeug.exceptions import Forbidden, Gone, HTTPException, NotFound
 
 from ..core.options import clean_name
-from ..core.room import Room, RoomError, issued, new_key
+from ..core.room import Room, RoomError
+from ..core.room_record import issued, new_key
 from ..rooms import page as roompage
 from ..rooms import stream as roomstream
 from ..web import cookies, player
