@@ -21,6 +21,7 @@ from .play import views as play
 from .practice import views as practice
 from .review import picture, retry
 from .review import views as review
+from .rooms import seats as roomseats
 from .rooms import store as roomstore
 from .rooms import stream as roomstream
 from .rooms import views as rooms
@@ -69,6 +70,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.cli.add_command(grade_cli.command)
     app.register_blueprint(practice.bp)
     app.register_blueprint(rooms.bp)
+    app.register_blueprint(roomseats.bp)
     app.register_blueprint(learn_views.bp)
     app.register_blueprint(theme.bp)
     limits.init_app(app)
