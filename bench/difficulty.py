@@ -13,7 +13,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ttt_web.core import tictactoe as ttt
-from ttt_web.core.game import DIFFICULTIES, Game
+from ttt_web.core.game import Game
+from ttt_web.core.options import DIFFICULTIES
 from ttt_web.core.position import SIDES, Outcome, cell_of
 
 

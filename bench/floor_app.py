@@ -12,7 +12,7 @@ import random
 from flask import Flask, redirect, request
 
 from ttt_web.core import tictactoe as ttt
-from ttt_web.core.game import choose_move
+from ttt_web.core.options import choose_move
 from ttt_web.web.security import HEADERS
 
 app = Flask(__name__)

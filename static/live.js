@@ -2,8 +2,9 @@
 // - a page with data-events follows that event stream (a room) and swaps in the parts of the
 //   page that changed; what the visitor typed, where the focus is and what is selected stay,
 //   and a form in use is never swapped out (if its seat was taken, the page says who took it);
-//   while the stream is down the page says "Reconnecting…", and a move tapped then is not sent
-//   to a server that cannot be reached; a move replaces the page's history entry;
+//   while the stream is down the page says "Reconnecting…" (and "Connected again" once it is
+//   back), and a move tapped then is not sent to a server that cannot be reached; a move
+//   replaces the page's history entry;
 // - a button with data-copy copies the value of the field it names (a room's link, a review's
 //   share text).
 "use strict";
@@ -27,6 +28,7 @@ function keepWhatTheVisitorDid(swap) {
 }
 
 const QUIET_MS = 3000; // a stream that ends by design comes back within 2 s: no need to say so
+const BACK_MS = 10000; // how long "Connected again" stays
 
 function say(text) {
   const line = document.getElementById("connection");
@@ -55,15 +57,25 @@ function keepForm(form, html) {
 
 function follow(url) {
   const source = new EventSource(url);
-  let quiet = 0;
+  let quiet = 0; // the timer that says "Reconnecting…" if the stream is still down then
+  let down = false; // whether the page says so
   source.addEventListener("open", () => {
     clearTimeout(quiet);
-    say("");
+    quiet = 0;
+    if (!down) return;
+    down = false;
+    say("Connected again: the room is live.");
+    setTimeout(() => { if (!down) say(""); }, BACK_MS);
   });
   source.addEventListener("error", () => {
-    if (source.readyState === EventSource.CLOSED) return;
-    clearTimeout(quiet);
-    quiet = setTimeout(() => { if (source.readyState !== EventSource.OPEN) say("Reconnecting…"); }, QUIET_MS);
+    // While the server is gone, the browser retries every 2 s and each try fails here: the
+    // timer set by the first failure is left to run.
+    if (source.readyState === EventSource.CLOSED || quiet) return;
+    quiet = setTimeout(() => {
+      if (source.readyState === EventSource.OPEN) return;
+      down = true;
+      say("Reconnecting…");
+    }, QUIET_MS);
   });
   document.addEventListener("click", (event) => {
     const link = event.target.closest("#board a[href]");
@@ -72,7 +84,10 @@ function follow(url) {
     if (source.readyState === EventSource.OPEN) return window.location.replace(link.href);
     fetch(window.location.href, { method: "HEAD", cache: "no-store" }).then(
       () => window.location.replace(link.href),
-      () => say("Reconnecting… The server cannot be reached: your move was not sent."),
+      () => {
+        down = true;
+        say("Reconnecting… The server cannot be reached: your move was not sent.");
+      },
     );
   });
   source.addEventListener("room", (event) => {

@@ -11,7 +11,7 @@ import selectors
 import socket
 import threading
 import time
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from tests import judge, servers
 from tests.conftest import Player
@@ -93,9 +93,14 @@ def random_game(rng: random.Random) -> list[int]:
     return cells
 
 
+# Letters DejaVu Sans draws (Latin, Greek, Cyrillic): far more than the glyphs a worker keeps.
+FRESH_LETTERS = [chr(c) for c in (*range(0xC0, 0x250), *range(0x391, 0x3CA), *range(0x410, 0x450)) if chr(c).isalpha()]
+
+
 class PictureFlood(Background):
     """`count` clients (127.0.3.x), each fetching the review picture of one random game after
-    another, as fast as the server answers."""
+    another, as fast as the server answers, named by two players of 12 random letters each:
+    the costliest picture, its caption's letters seldom drawn before."""
 
     def __init__(self, base: str, count: int = 2) -> None:
         super().__init__(count)
@@ -105,10 +110,12 @@ class PictureFlood(Background):
         self.statuses: dict[int, int] = {}
 
     def _work(self, n: int) -> None:
-        moves = "-".join(map(str, random_game(self.rngs[n])))
+        rng = self.rngs[n]
+        moves = "-".join(map(str, random_game(rng)))
+        names = urlencode({side: "".join(rng.choices(FRESH_LETTERS, k=12)) for side in "xo"})
         connection = http.client.HTTPConnection(*self.address, timeout=10, source_address=(f"127.0.3.{n + 1}", 0))
         try:
-            connection.request("GET", f"/review/{moves}/board.png")
+            connection.request("GET", f"/review/{moves}/board.png?{names}")
             response = connection.getresponse()
             response.read()
             status = response.status

@@ -73,10 +73,10 @@ def all_pids(base: str) -> list[int]:
 
 
 @contextlib.contextmanager
-def gunicorn(env: dict[str, str], workers: int = 2, app: str = "wsgi:app", log: Path | None = None):
+def gunicorn(env: dict[str, str], workers: int = 2, app: str = "wsgi:app", log: Path | None = None, port: int = 0):
     """Serve `app` from the project root with the project's gunicorn.conf.py, as `make run`
-    and docs/deploy.md's deployment do; yields the base URL."""
-    port = free_port()
+    and docs/deploy.md's deployment do, on `port` (by default a free one); yields the base URL."""
+    port = port or free_port()
     command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")]
     command += ["--workers", str(workers), "--bind", f"127.0.0.1:{port}", app]
     output = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 - closed below

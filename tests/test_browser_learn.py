@@ -94,3 +94,16 @@ def test_pruning_graded_in_the_browser(page: Page):
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert_accessible(page)
     page.screenshot(path=servers.ROOT / "screenshots" / "learn-prune-graded-360x740.png", full_page=True)
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (740, 360), (1280, 800)])
+def test_the_alphabeta_stack_fits_without_scrolling_sideways(page: Page, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto("/learn/alphabeta/.........?step=3000")  # ten calls deep, the last a won game
+    expect(page.locator("#stack tbody tr")).to_have_count(10)
+    assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+    scroller = page.locator("#stack").locator("xpath=..")
+    assert scroller.evaluate("e => e.scrollWidth <= e.clientWidth")  # the table itself does not scroll
+    expect(page.locator("#stack tr[aria-current] .frame-values")).to_contain_text("α = 1")
+    (servers.ROOT / "screenshots").mkdir(exist_ok=True)
+    page.screenshot(path=servers.ROOT / "screenshots" / f"learn-alphabeta-stack-{width}x{height}.png", full_page=True)

@@ -1,6 +1,11 @@
 """A room's page while things happen around it, in Chromium against gunicorn: a seat taken
 while a visitor types, a spectator without JavaScript, and Back."""
 
+import http.server
+import socketserver
+import threading
+from urllib.parse import urlsplit
+
 import pytest
 from playwright.sync_api import expect
 
@@ -96,9 +101,63 @@ def test_moves_in_a_room_and_back(people, javascript):
     host, guest = people(javascript=javascript), people()
     join(guest, invite(host), "Bob")
     start = host.evaluate("history.length")
-    for row, col, page in [(1, 1, host), (0, 0, guest), (2, 2, host)]:
+    for row, col, page in [(1, 1, host), (0, 0, guest), (2, 2, host), (0, 2, guest), (0, 1, host)]:
         expect(page.locator("#status")).to_have_attribute("data-state", "playing", timeout=10_000)
         click_through(cell(page, row, col))
-    expect(host.locator("#board td[data-row='0'][data-col='0']")).to_have_attribute("data-mark", "O", timeout=10_000)
+    expect(host.locator("#board td[data-row='0'][data-col='2']")).to_have_attribute("data-mark", "O", timeout=10_000)
     grown = host.evaluate("history.length") - start
-    assert grown == (0 if javascript else 2)  # with JavaScript, a move and the live updates replace the entry
+    # With JavaScript, a move and the live updates replace the entry. Without it, each of the
+    # host's 3 moves adds one (Chromium makes only a link to the very same address a replace,
+    # and a move must say its cell); the page's own reloads while it waits add none.
+    assert grown == (0 if javascript else 3)
+    if javascript:
+        host.go_back()
+        assert urlsplit(host.url).path == "/"  # one Back leaves the room for the page before it
+
+
+class SameAddress(http.server.BaseHTTPRequestHandler):
+    """A page at /p with each way a move could be sent without JavaScript; every request but
+    GET /p answers See Other to /p, as a room's move does."""
+
+    PAGE = b"""<!doctype html><title>p</title><a id="link" href="/move?cell=4">a move's link</a>
+    <form id="post-here" method="post" action="/p"><button>a move's form, to this address</button></form>
+    <a id="same" href="/p">a link to this very address</a>"""
+
+    def log_message(self, *args) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        if self.path != "/p":
+            return self.do_POST()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(self.PAGE)))
+        self.end_headers()
+        self.wfile.write(self.PAGE)
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.send_response(303)
+        self.send_header("Location", "/p")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+
+@pytest.mark.parametrize(("way", "added"), [("#link", 3), ("#post-here button", 3), ("#same", 0)])
+def test_without_javascript_chromium_adds_an_entry_for_each_move_however_it_is_sent(browser, way, added):
+    """Why a room's moves without JavaScript add history entries: Chromium turns only a link to
+    the very address of the page into a replace, and a move must carry its cell; a POST to the
+    page's own address answered by See Other to it adds an entry all the same."""
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), SameAddress)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    page = browser.new_context(java_script_enabled=False).new_page()
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/p")
+        start = page.evaluate("history.length")
+        for _ in range(3):
+            click_through(page.locator(way))
+        assert page.evaluate("history.length") - start == added
+    finally:
+        page.context.close()
+        server.shutdown()
+        server.server_close()

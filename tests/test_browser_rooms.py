@@ -163,6 +163,9 @@ def test_resign_and_leave_ask_first_and_the_other_player_keeps_the_room(people):
     expect(guest.locator("#share-title")).to_have_text("Invite someone to the free seat")
     expect(guest.locator("#share svg")).to_be_visible()  # the QR code, to invite someone else
     assert_accessible(guest)
+    host.go_back()  # to the page that asked "Leave the room?": it now says there is nothing to leave
+    expect(host.locator("#no-seat-title")).to_have_text("You have no seat in this room")
+    assert_accessible(host)
 
 
 def test_a_spectator_is_told_whom_they_watch(people):

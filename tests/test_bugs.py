@@ -7,7 +7,7 @@ from tests import judge
 from tests.page import Page
 from tests.test_engine import LIVE, SAMPLE, board
 from ttt_web.core import bugs
-from ttt_web.core.game import cell_name
+from ttt_web.core.position import cell_name
 
 
 def utility_value(pos: str) -> int:

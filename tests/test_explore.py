@@ -167,6 +167,29 @@ def test_malformed_and_unreachable_positions_get_a_clear_page(client, pos, statu
     assert "Traceback" not in response.text and "position" in response.text
 
 
+@pytest.mark.parametrize(
+    ("asked", "canonical"),
+    [
+        ("/explore/x...o....", "/explore/X...O...."),
+        ("/explore/X...o....?back=game", "/explore/X...O....?back=game"),
+        ("/explore/xx.oo....?student=0,2", "/explore/XX.OO....?student=0,2"),
+        ("/explore/xo.......", "/explore/XO......."),
+        ("/explore/xoxox..../trace/2", "/explore/XOXOX..../trace/2"),
+    ],
+)
+def test_a_position_in_small_letters_leads_to_its_address_in_capitals(client, asked, canonical):
+    response = client.get(asked)
+    assert response.status_code == 301 and response.headers["Location"] == canonical
+    assert response.headers["Cache-Control"] == "public, max-age=86400"
+    assert client.get(canonical).status_code == 200
+
+
+def test_small_letters_do_not_make_an_unreachable_position_reachable(client):
+    assert client.get("/explore/xxx......").headers["Location"] == "/explore/XXX......"
+    assert client.get("/explore/XXX......").status_code == 404
+    assert client.get("/explore/xx.oo...y").status_code == 400
+
+
 def test_explore_pages_are_public_cacheable_and_store_nothing(client, stored):
     client.get("/move?n=0&row=1&col=1")
     before = stored()

@@ -17,8 +17,10 @@ import pytest
 
 from tests import judge
 from tests.grading import ROOT, STUDENTS, grade, graded, graded_json, mutant
-from ttt_web.grade.checks import INVALID_ACCEPTED, Wrong, minimax
+from ttt_web.grade.checks import checks
+from ttt_web.grade.judges import minimax
 from ttt_web.grade.report import Failure, Tally, fix_first
+from ttt_web.grade.wrong import INVALID_ACCEPTED, RAISES_ON_VALID, Wrong
 
 WRONG_PLAYER = {  # the bug's name in the report: (file, line, replacement)
     "max at the root": ("quick.py", "    pick = max if player(board) == X else min\n", "    pick = max\n"),
@@ -213,6 +215,21 @@ def test_a_result_that_only_raises_not_implemented_passes_nothing(tmp_path):
     path = mutant(tmp_path, "quick.py", "    i, j = action\n", "    raise NotImplementedError\n")
     code, report = graded_json(path, "--only", "result")
     assert code == 1 and report["functions"]["result"]["passed"] == 0
+
+
+@pytest.mark.server
+def test_a_result_that_raises_on_every_move_refuses_no_invalid_move(tmp_path):
+    """Raising on an invalid move shows nothing when the valid moves of the same board raise
+    the same exception: each refusal check fails, saying which valid move raised it too."""
+    code, report = graded_json(STUDENTS / "raises_always.py", "--only", "result")
+    result = report["functions"]["result"]
+    plan = list(checks("result"))
+    refusals = sum(check.action not in {divmod(n, 3) for n in judge.children(check.position)} for check in plan)
+    assert code == 1 and result["passed"] == 0
+    assert result["kinds"][RAISES_ON_VALID] == refusals
+    said = next(f for f in result["failures"] if f["kind"] == RAISES_ON_VALID)
+    assert said["got"].startswith("TypeError, as the valid action (")
+    assert "result must return a new board for a valid action" in said["why"]
 
 
 @pytest.mark.server

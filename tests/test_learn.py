@@ -9,7 +9,7 @@ import pytest
 
 from tests import depthlimit, tracer
 from tests.judge import alphabeta as judge_alphabeta
-from tests.judge import children, is_over, reachable, to_move
+from tests.judge import children, is_over, reachable, to_move, won_by
 from tests.judge import minimax as judge_minimax
 from tests.page import Page
 from ttt_web.core import drill as core_drill
@@ -57,6 +57,65 @@ def test_the_trace_page_marks_the_line_and_the_stack_of_the_independent_tracer(c
         assert shown["code"].by_id(f"line-{line}").attrs.get("aria-current") == "step"
         rows = list(shown["stack"].iter("tr"))[1:]
         assert [(r.attrs["data-function"], r.attrs["data-line"]) for r in rows] == [(f[0], str(f[5])) for f in stack]
+
+
+STACK_LABEL = re.compile(
+    r"(minimax|MAX-VALUE|MIN-VALUE) (?:the starting position|after ([XO]) plays \((\d), (\d)\) [a-c][1-3]): "
+    r"(?:([XO]) to move \((MAX|MIN)\)|the game is over, (.+))"
+)
+
+
+def check_stack_label(text: str, position: str, parent: str | None) -> None:
+    """The claim a stack row makes, checked against the position and the row above it."""
+    label = STACK_LABEL.fullmatch(text)
+    assert label, text
+    function, mover, i, j, side, role, ending = label.groups()
+    assert (parent is None) == (mover is None), text
+    if mover:
+        cell = 3 * int(i) + int(j)
+        assert parent[cell] == "." and position == parent[:cell] + mover + parent[cell + 1 :], (text, parent, position)
+    if ending:
+        assert is_over(position), text
+        assert ending == (
+            f"{won_by(position)} has three in a row" if won_by(position) else "the board is full with no line"
+        )
+        return
+    assert not is_over(position) and side == to_move(position), (text, position)
+    assert role == {"X": "MAX", "O": "MIN"}[side]
+    assert function == "minimax" if parent is None else function == f"{role}-VALUE", text
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("pruning", [False, True], ids=["plain", "alphabeta"])
+def test_each_stack_row_says_who_moved_and_whose_turn_it_is(client, pruning):
+    position, kind = "XO..X.O..", "alphabeta" if pruning else "trace"
+    steps, _ = core_trace.total(position, pruning)
+    seen = set()
+    for number in [*range(1, 40), *random.Random(7).sample(range(40, steps + 1), 40), steps]:
+        rows = list(page(client, f"/learn/{kind}/{position}?step={number}")["stack"].iter("tr"))[1:]
+        parent = None
+        for row in rows:
+            cells = list(row.iter("td"))
+            shown = next(s for s in cells[1].iter("span") if "visually-hidden" in s.attrs.get("class", "")).text
+            label = next(s for s in cells[0].iter("span") if "frame-label" in s.attrs.get("class", "")).text
+            check_stack_label(label, shown, parent)
+            seen.add(label.split(": ")[-1].split(" (")[0].split(",")[0])
+            parent = shown
+    assert {"X to move", "O to move", "the game is over"} <= seen
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_a_board_pasted_on_the_students_page_opens_its_trace(client):
+    printed = "[['X', 'O', None], [None, 'X', None], ['O', None, None]]"
+    response = client.get("/learn/trace/", query_string={"board": printed})
+    assert response.status_code == 303 and response.headers["Location"] == "/learn/trace/XO..X.O.."
+    response = client.get("/learn/trace/", query_string={"board": "xo..x.o..", "pruning": "1"})
+    assert response.status_code == 303 and response.headers["Location"] == "/learn/alphabeta/XO..X.O.."
+    refused = page(client, "/learn/trace/?board=print(board)", 400)
+    field = refused["trace-board-text"]
+    assert field.attrs["value"] == "print(board)" and field.attrs["aria-invalid"] == "true"
+    assert refused["trace-board-error"].text == "'print' is not a cell: use X, O, EMPTY or None."
+    assert "X has two more" in page(client, "/learn/trace/?board=XX.......", 400)["trace-board-error"].text
 
 
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
@@ -127,6 +186,16 @@ def test_the_limited_choice_and_the_exact_best():
 
 
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_the_limited_page_takes_a_board_in_any_pasted_form(client):
+    assert page(client, "/learn/limited/X...O....")["limited-board"].attrs["value"] == "X...O...."
+    printed = "[['X', 'O', None], [None, 'X', None], ['O', None, None]]"
+    response = client.get("/learn/limited/", query_string={"board": printed, "depth": "3", "evaluation": "zero"})
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/learn/limited/XO..X.O..?depth=3&evaluation=zero"
+    assert "'Y' is not a mark" in page(client, "/learn/limited/?board=XY.......", 400)["error-description"].text
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_the_limited_page_states_the_values_of_the_independent_search(client):
     shown = page(client, "/learn/limited/X...O....?depth=2&evaluation=weighted")
     for row in shown["limited-moves"].iter("tr"):
@@ -171,6 +240,37 @@ def test_trees_from_positions_prune_what_the_judge_prunes():
         _, pruned = core_drill.alphabeta(tree, maximizing)
         topmost = [boards[p] for p in core_drill.paths(tree) if p in pruned and p[:-1] not in pruned]
         assert topmost == pruned_positions
+
+
+def head_span(node, css_class: str) -> str | None:
+    """The text of the span of class `css_class` in a practice node's own head, not its children's."""
+    head = next(e for e in node.children if getattr(e, "attrs", {}).get("class") == "node-head")
+    return next((s.text for s in head.iter("span") if s.attrs.get("class") == css_class), None)
+
+
+def child_nodes(node):
+    return [
+        li
+        for ul in node.children
+        if getattr(ul, "tag", "") == "ul"
+        for li in ul.children
+        if getattr(li, "tag", "") == "li"
+    ]
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("mode", ["backup", "prune"])
+def test_each_practice_move_names_the_player_whose_turn_it_was(client, mode):
+    shown = page(client, f"/learn/practice/{mode}?position=XOX.OOX..")
+    moves = [
+        (head_span(node, "role"), head_span(child, "quiet-text"))
+        for node in shown.root.iter("li")
+        if "tree-node" in node.attrs.get("class", "")
+        for child in child_nodes(node)
+    ]
+    assert len(moves) >= 6
+    for role, said in moves:
+        assert said.startswith({"MAX": "X plays (", "MIN": "O plays ("}[role]), (role, said)
 
 
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)

@@ -51,6 +51,34 @@ def test_every_board_is_read_or_refused_as_the_judge_reaches_it():
         LIST_FORM,
         '[["X", "O", None], [None, "X", None], ["O", None, None]]',
         "[['X','O',None],\n ['', 'X', None],\n ['O', None, None]]",
+        # What print(board) shows, pasted as it is or with the line breaks a browser's field drops
+        "[['X', 'O', None], [None, 'X', None], ['O', None, None]]",
+        "[['X', 'O', None],\n [None, 'X', None],\n ['O', None, None]]",
+        "[['X', 'O', None],  [None, 'X', None],  ['O', None, None]]",
+        "[[X,O,EMPTY],[EMPTY,X,EMPTY],[O,EMPTY,EMPTY]]",
+        "[['x', 'o', ''], ['', 'x', ' '], ['o', \"\", None]]",
+        "[[X, O, _], [., X, -], [O, _, _]]",
+        # Python's other spellings: a trailing comma, tuples, an assignment in front
+        "[['X', 'O', None,], [None, 'X', None,], ['O', None, None,],]",
+        "(('X', 'O', None), (None, 'X', None), ('O', None, None))",
+        "board = [[X, O, EMPTY], [EMPTY, X, EMPTY], [O, EMPTY, EMPTY]]",
+        # A row per line, as `for row in board: print(row)` shows it, and a browser's field joins it
+        "['X', 'O', None]\n[None, 'X', None]\n['O', None, None]",
+        "['X', 'O', None] [None, 'X', None] ['O', None, None]",
+        "['X', 'O', None][None, 'X', None]['O', None, None]",
+        "[X, O, EMPTY]\n[EMPTY, X, EMPTY]\n[O, EMPTY, EMPTY]",
+        # Rows without brackets: commas count as separators, never as cells
+        "X, O, EMPTY\nEMPTY, X, EMPTY\nO, EMPTY, EMPTY",
+        "X, O, EMPTY EMPTY, X, EMPTY O, EMPTY, EMPTY",
+        "X, O, EMPTYEMPTY, X, EMPTYO, EMPTY, EMPTY",
+        "X,O,.\n.,X,.\nO,.,.",
+        "X, O, None, None, X, None, O, None, None",
+        "['X', 'O', None, None, 'X', None, 'O', None, None]",
+        # Characters with spaces between cells or rows
+        "X O .\n. X .\nO . .",
+        "X O . . X . O . .",
+        "XO. .X. O..",
+        "x o _ / _ x _ / o _ _",
     ],
 )
 def test_the_forms_a_student_has_a_board_in(text):
@@ -70,6 +98,12 @@ def test_the_forms_a_student_has_a_board_in(text):
         ("XO.Z.....", "'Z' is not a mark"),
         ("[[X, O], [X, O, X], [O, X, O]]", "Row 1 has 2 cells"),
         ("[[X, O, Y], [EMPTY, X, EMPTY], [O, EMPTY, EMPTY]]", "'Y' is not a cell"),
+        ("[[X, O, Xavier], [EMPTY, X, EMPTY], [O, EMPTY, EMPTY]]", "'Xavier' is not a cell"),
+        ("[['X', 'O', ','], [None, 'X', None], ['O', None, None]]", "',' is not a cell"),
+        ("[[X, O, EMPTY], [EMPTY, X, EMPTY]]", "This list has 6 cells; a board has 9"),
+        ("X, O, EMPTY, X", "This list has 4 cells"),
+        ("print(board)", "'print' is not a cell"),
+        ("X | O |  \n---------\n  | X |  ", "Paste nine characters row by row"),
         ("X" * 500, "500 characters"),
     ],
 )

@@ -1,9 +1,19 @@
 """The review's PNG picture: laid together from parts drawn once, yet the same pixels as the
-board drawn stroke by stroke, and one picture per final board whatever the order of moves."""
+board drawn stroke by stroke, one picture per final board whatever the order of moves, and
+under it a caption that says who played and how it ended, kept once per board and words."""
+
+import struct
+import zlib
+from urllib.parse import parse_qsl
 
 import pytest
 
+from tests.page import Page
+from ttt_web.core.game import Game, parse_moves
+from ttt_web.core.players import Players
+from ttt_web.review import caption as caption_module
 from ttt_web.review import picture
+from ttt_web.review.caption import caption
 
 pytestmark = pytest.mark.unit
 
@@ -35,3 +45,74 @@ def test_one_picture_per_final_board_whatever_the_order_of_moves(client):
     images = {client.get(f"/review/{order}/board.png").data for order in orders}
     assert len(images) == 1
     assert picture.png.cache_info().currsize == 1
+
+
+CAPTIONS = [
+    ("0-1-4-2-8", "you=X&ai=easy", ("You (X) beat the AI",)),
+    ("0-1-4-2-8", "you=O&ai=impossible", ("The AI (X) beat you",)),
+    ("0-4-8-2-6-3-5-7-1", "you=O&ai=medium", ("You (O) and the AI drew",)),
+    ("0-1-4-2-8", "x=Ann&o=Bo", ("Ann (X) beat Bo (O)",)),
+    ("0-4-8-2-6-3-5-7-1", "x=Ann&o=Bo", ("Ann (X) and Bo (O) drew",)),
+    ("0-4-8-2-6-3-5-7-1", "x=Anne-Marie&o=Bartholomew", ("Anne-Marie (X)", "and Bartholomew (O) drew")),
+    ("0-1-4-2-8", "", ("X beat O",)),
+    ("0-1-4", "x=%E6%9D%8E&o=%D0%90%D0%BD%D0%BD%D0%B0", ("Unfinished: Анна (O) to move",)),  # no glyph for 李
+    ("0-1-4-2-8", "x=%E6%9D%8E%E5%B0%8F%E9%BE%8D", ("X beat O",)),  # no glyph: said by the mark
+]
+
+
+@pytest.mark.parametrize(("moves", "query", "lines"), CAPTIONS)
+def test_the_caption_says_who_played_and_how_it_ended(moves, query, lines):
+    assert picture.caption.Font.load() is not None, "the font (Debian's fonts-dejavu-core) is missing"
+    game = Game.of_moves(parse_moves(moves))
+    players = Players.from_query(dict(parse_qsl(query)))
+    assert caption(game, players, picture.SIZE) == lines
+    assert all(caption_width(line) <= picture.SIZE - 2 * picture.caption.MARGIN for line in lines)
+
+
+def caption_width(line: str) -> int:
+    return picture.caption.line_width(picture.caption.Font.load(), line)
+
+
+def ink(png: bytes) -> bytes:
+    """The caption's pixels, under the board."""
+    raw = zlib.decompress(b"".join(chunk for kind, chunk in chunks(png) if kind == b"IDAT"))
+    width = 3 * picture.SIZE + 1
+    return raw[picture.SIZE * width :]
+
+
+def chunks(png: bytes):
+    at = 8
+    while at < len(png):
+        length, kind = struct.unpack(">I4s", png[at : at + 8])
+        yield kind, png[at + 8 : at + 8 + length]
+        at += 12 + length
+
+
+def test_the_picture_draws_the_caption_under_the_board_and_keeps_one_per_caption(client):
+    picture.png.cache_clear()
+    page = Page(client.get("/review/0-1-4-2-8?x=Ann&o=Bo").text)
+    image = next(m.attrs["content"] for m in page.root.iter("meta") if m.attrs.get("property") == "og:image")
+    assert image.endswith("/review/0-1-4-2-8/board.png?o=Bo&x=Ann")
+    height = next(m.attrs["content"] for m in page.root.iter("meta") if m.attrs.get("property") == "og:image:height")
+    named = client.get("/review/0-1-4-2-8/board.png?x=Ann&o=Bo").data
+    assert (
+        struct.unpack(">II", dict(chunks(named))[b"IHDR"][:8]) == (picture.SIZE, picture.HEIGHT) == (600, int(height))
+    )
+    unnamed = client.get("/review/0-1-4-2-8/board.png").data
+    blank = bytes(picture.BACKGROUND) * picture.SIZE
+    inked = [row for row in ink(named).split(b"\0") if row and row != blank]
+    assert inked and ink(named) != ink(unnamed)  # the words are drawn, and differ by name
+    assert picture.png.cache_info().currsize == 2
+    for query in ("x=%E6%9D%8E", "o=%E6%9D%8E"):  # a name with no glyph: drawn as X beat O, kept once
+        assert client.get(f"/review/0-1-4-2-8/board.png?{query}").data == unnamed
+    assert picture.png.cache_info().currsize == 2
+
+
+def test_names_in_new_letters_beyond_the_budget_are_said_by_their_marks(monkeypatch):
+    """A flood of names in letters never filled costs at most the process's budget: past it,
+    the caption says the mark, while a name in the common letters is still said."""
+    monkeypatch.setattr(caption_module, "FILLS", caption_module.Budget(rate=5))
+    game = Game.of_moves(parse_moves("0-3-1-4-2"))
+    greek = [chr(c) for c in range(0x3B1, 0x3CA)]  # small letters, not filled at start-up
+    said = [caption(game, Players(names=("".join(greek[n : n + 3]), "Bo")), picture.SIZE) for n in (0, 3, 6)]
+    assert said == [("Αβγ (X) beat Bo (O)",), ("X beat Bo (O)",), ("X beat Bo (O)",)]

@@ -9,6 +9,7 @@ import pytest
 from tests import judge
 from tests.page import Page
 from ttt_web.core import tictactoe as ttt
+from ttt_web.core.options import name_problem
 from ttt_web.core.words import in_words
 
 CELL = r"[a-c][1-3]"
@@ -85,7 +86,7 @@ def test_a_refused_name_is_said_beside_its_own_field(play, names, field):
     order = [e.attrs.get("name") or e.attrs.get("id") for e in fieldset.iter() if e.tag in ("input", "p")]
     assert order[order.index(field) + 1] == "new-game-error"  # right after the field it is about
     if "different" not in error.text:
-        assert error.text == "A name is up to 12 letters of any script, digits, spaces, or . ' -."
+        assert error.text == name_problem(names[field])  # which character, or the length
     form = page.form("new-game")  # what was typed and chosen stays, to be mended
     assert (form["mode"], form["name_x"], form["name_o"]) == ("friend", names["name_x"], names["name_o"])
     assert play.page().form("new-game")["mode"] == "ai"

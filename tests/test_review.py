@@ -12,6 +12,7 @@ from tests import judge
 from tests.page import Page
 from ttt_web.core import judging
 from ttt_web.core.position import cell_name
+from ttt_web.review import picture
 
 GAME = "0-1-4-2-8"  # X a1, O b1 (a mistake), X b2, O c1, X c3 wins
 
@@ -154,21 +155,22 @@ def test_review_pages_are_public_cacheable_and_store_nothing(client, stored, app
 
 
 def pixels(png: bytes) -> tuple[int, list[bytes]]:
-    """The rows of an 8-bit RGB PNG without filters, as the app writes it."""
+    """The rows of an 8-bit RGB PNG without filters, as the app writes it: the board's
+    square (its width), then the caption's band."""
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    size, data, at = None, b"", 8
+    size, height, data, at = None, None, b"", 8
     while at < len(png):
         length, kind = struct.unpack(">I4s", png[at : at + 8])
         body = png[at + 8 : at + 8 + length]
         if kind == b"IHDR":
             width, height, depth, colour = struct.unpack(">IIBB", body[:10])
-            assert (width, height, depth, colour) == (600, 600, 8, 2)
+            assert (width, height, depth, colour) == (600, picture.HEIGHT, 8, 2)
             size = width
         elif kind == b"IDAT":
             data += body
         at += 12 + length
     raw = zlib.decompress(data)
-    rows = [raw[y * (3 * size + 1) : (y + 1) * (3 * size + 1)] for y in range(size)]
+    rows = [raw[y * (3 * size + 1) : (y + 1) * (3 * size + 1)] for y in range(height)]
     assert all(row[0] == 0 for row in rows)
     return size, [row[1:] for row in rows]
 
@@ -180,6 +182,7 @@ def test_the_final_board_is_a_png_for_link_previews_with_nothing_clipped(client)
     response = client.get(f"/review/{GAME}/board.png")
     assert response.mimetype == "image/png"
     size, rows = pixels(response.data)
+    rows = rows[:size]  # the board, above its caption
 
     def at(x, y):  # in the 300-unit grid of the picture
         row = rows[int(y * size / 300)]

@@ -12,7 +12,7 @@ from flask import Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .core import tictactoe as ttt
-from .core.game import NAME_PATTERN, NAME_RULE
+from .core.options import NAME_PATTERN, NAME_RULE
 from .explore import views as explore
 from .grade import cli as grade_cli
 from .learn import views as learn_views

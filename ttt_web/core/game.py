@@ -11,22 +11,13 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
-import unicodedata
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 
 from ..core import tictactoe as ttt
+from .options import DEFAULTS, DIFFICULTIES, MODES, choose_move, name_problem, valid_name
+from .options import clean_name as clean_name  # still importable from here, as the play and room views do
 from .position import SIDES, action_of, cell_name, cell_of, mark_of, other
-
-DIFFICULTIES = ("easy", "medium", "impossible")
-MODES = ("ai", "friend")
-DEFAULTS = {"side": ttt.X, "difficulty": "medium", "mode": "ai"}
-NAME_LENGTH = 12  # a friend's name, as the status line and the score show it
-NAME_RULE = f"up to {NAME_LENGTH} letters of any script, digits, spaces, or . ' -"
-NAME_PATTERN = r"[\p{L}\p{M}\p{N} .'\-]*"  # the same rule for the browser's pattern attribute
-
-# Chance that the AI makes a mistake on a move, when a mistake is possible at all.
-MISTAKE_RATE = {"easy": 0.6, "medium": 0.25, "impossible": 0.0}
 
 
 class GameError(ValueError):
@@ -48,7 +39,7 @@ class Game:
         if self.side not in SIDES or self.difficulty not in DIFFICULTIES or self.mode not in MODES:
             raise GameError("Unknown game options.")
         if len(self.names) != 2 or not all(valid_name(name) for name in self.names):
-            raise GameError(f"A name is {NAME_RULE}.")
+            raise GameError(next(name_problem(name) for name in self.names if name_problem(name)))
         board = ttt.initial_state()
         for cell in self.moves:
             board = _after(board, cell)
@@ -214,18 +205,6 @@ class Game:
         return any(mark_of(n) != self.ai_side for n in range(len(self.moves)))
 
 
-def valid_name(name: str) -> bool:
-    """A name by NAME_RULE: letters (with their accents and vowel signs), digits, spaces and
-    . ' - only, at most NAME_LENGTH of them, no space at either end; "" for none."""
-    allowed = all(unicodedata.category(c)[0] in "LMN" or c in " .'-" for c in name)
-    return len(name) <= NAME_LENGTH and allowed and name == name.strip()
-
-
-def clean_name(text: str) -> str:
-    """A friend's name as typed, with runs of spaces made one; check it with valid_name."""
-    return " ".join(text.split())
-
-
 def parse_moves(text: str) -> tuple[int, ...] | None:
     """The cells of a move list written "4-0-8" (the cells 0-8 row by row, in the order
     played), or None if it is not written so. Says nothing of legality."""
@@ -251,17 +230,6 @@ def _well_typed(data: dict) -> bool:
         and isinstance(data.get("scored"), bool)
         and {"side", "difficulty", "mode"} <= data.keys()
     )
-
-
-def choose_move(board: ttt.Board, difficulty: str, rng: random.Random) -> ttt.Action:
-    """The AI's move. It varies among equally good moves; below "impossible", it sometimes
-    plays a worse move instead, as a distracted human would."""
-    best = ttt.best_moves(board)
-    if rng.random() < MISTAKE_RATE[difficulty]:
-        worse = sorted(ttt.actions(board) - set(best))
-        if worse:
-            return rng.choice(worse)
-    return rng.choice(best)
 
 
 def _after(board: ttt.Board, cell: int) -> ttt.Board:

@@ -1,8 +1,15 @@
-"""A board as a student has it, pasted: nine characters row by row in any case, an empty
-cell written as a space, a dot, an underscore or a dash (rows may be split by line breaks
-or slashes), or the assignment's list of lists, `[[X, O, EMPTY], ...]` or
-`[["X", "O", None], ...]`. Read into the 9-character position the pages use ("X", "O",
-"."), or refused with the reason. Standard library only.
+"""A board as a student has it, pasted, read into the 9-character position the pages use
+("X", "O", "."), or refused with the reason. Standard library only.
+
+Two families of forms are read:
+
+- **characters**: nine characters row by row in any case, an empty cell written as a space,
+  a dot, an underscore or a dash; rows may be split by line breaks, slashes or bars, and
+  the cells or rows may be separated by spaces (`X O . . X . O . .`, `XO. .X. O..`);
+- **lists**: what Python prints for the assignment's board, `[[X, O, EMPTY], ...]` or
+  `[['X', 'O', None], ...]`, a row per line, a flat list of nine, tuples, a trailing comma,
+  `board = ...` in front. Commas and brackets only separate cells, whatever the spacing, so
+  the line breaks a browser turns into spaces change nothing.
 """
 
 from __future__ import annotations
@@ -11,10 +18,20 @@ import re
 
 LONGEST = 200  # characters read at most: a pasted board is far shorter
 EMPTY_CHARACTERS = " ._-"
-EMPTY_WORDS = {"EMPTY", "NONE", "", ".", "_", "-", " "}
+EMPTY_WORDS = {"EMPTY", "NONE", "", ".", "_", "-"}
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
-ROWS = re.compile(r"^\[\s*\[(.*?)\]\s*,\s*\[(.*?)\]\s*,\s*\[(.*?)\]\s*,?\s*\]$", re.DOTALL)
 COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
+FORMS = (
+    "nine characters row by row, like X.O..X... (a space, dot or underscore for an empty cell), "
+    "or the assignment's list of lists, like [[X, O, EMPTY], [EMPTY, X, EMPTY], [O, EMPTY, EMPTY]]"
+)
+
+ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*\s*=\s*")  # `board = ` before the list
+LISTED = re.compile(r"[,\[\]()'\"]|empty|none", re.IGNORECASE)  # what only the list forms have
+ROW = re.compile(r"[\[(]([^\[\]()]*)[\])]")  # an innermost bracket: one row of a list of lists
+TOKEN = re.compile(r"""'([^']*)'|"([^"]*)"|([A-Za-z_]\w*)|([,\[\]()\s]+)|(\S)""")
+WORDS = re.compile(r"EMPTY|NONE|X|O|_", re.IGNORECASE)  # run together when line breaks were dropped
+SEPARATORS = re.compile(r"[\s/|]+")
 
 
 class BoardError(ValueError):
@@ -26,8 +43,8 @@ def parse(text: str) -> str:
     not a board or no game of tic-tac-toe reaches it."""
     if len(text) > LONGEST:
         raise BoardError(f"That is {len(text)} characters; a board is 9, or a list of lists well under {LONGEST}.")
-    stripped = text.strip()
-    position = from_lists(stripped) if stripped.startswith("[") else from_characters(text)
+    stripped = ASSIGNMENT.sub("", text.strip(), count=1)
+    position = from_lists(stripped) if LISTED.search(stripped) else from_characters(text)
     check_reachable(position)
     return position
 
@@ -37,11 +54,16 @@ def from_characters(text: str) -> str:
     if len(cells) != 9:
         cells = cells.strip()
     if len(cells) != 9:
-        raise BoardError(
-            f"A board is 9 cells row by row, like X.O..X... (a space, dot or underscore for an empty cell); "
-            f"this has {len(cells)}."
-        )
+        cells = separated(text, len(cells))
     return "".join(mark(c) for c in cells)
+
+
+def separated(text: str, length: int) -> str:
+    """Nine cells or three rows of three, separated by spaces, slashes or bars."""
+    parts = SEPARATORS.split(text.strip())
+    if [len(p) for p in parts] in ([1] * 9, [3] * 3):
+        return "".join(parts)
+    raise BoardError(f"A board is 9 cells; this has {length}. Paste {FORMS}.")
 
 
 def mark(character: str) -> str:
@@ -53,26 +75,47 @@ def mark(character: str) -> str:
 
 
 def from_lists(text: str) -> str:
-    rows = ROWS.match(text)
-    if not rows:
-        raise BoardError("A list of lists is three rows of three, like [[X, O, EMPTY], [EMPTY, X, EMPTY], [O, O, X]].")
-    cells = []
-    for n, row in enumerate(rows.groups(), 1):
-        items = row.split(",")
-        if len(items) != 3:
-            raise BoardError(f"Row {n} has {len(items)} cells; each row has 3.")
-        cells += [word(item) for item in items]
+    """The cells of a list of lists (or one flat list, or rows without brackets) in order:
+    quoted or bare X, O, EMPTY or None, with commas, brackets and spaces between."""
+    rows = ROW.findall(text)
+    if len(rows) == 3:
+        for n, row in enumerate(rows, 1):
+            if (found := len(cells_in(row))) != 3:
+                raise BoardError(f"Row {n} has {found} cells; each row has 3.")
+    cells = cells_in(text)
+    if len(cells) != 9:
+        raise BoardError(f"This list has {len(cells)} cells; a board has 9, three rows of three. Paste {FORMS}.")
     return "".join(cells)
 
 
+def cells_in(text: str) -> list[str]:
+    """Each cell of `text` as "X", "O" or "."; BoardError at the first that is none of these."""
+    cells = []
+    for single, double, bare, between, other in TOKEN.findall(text):
+        if bare:
+            cells += words(bare)
+        elif other:
+            cells.append(word(other))
+        elif not between:
+            cells.append(word(single or double))
+    return cells
+
+
+def words(bare: str) -> list[str]:
+    """A bare word: X, O, EMPTY or None, or several run together (`EMPTYEMPTY`)."""
+    if not re.fullmatch(f"(?:{WORDS.pattern})+", bare, re.IGNORECASE):
+        raise BoardError(f"{bare!r} is not a cell: use X, O, EMPTY or None.")
+    return [word(w) for w in WORDS.findall(bare)]
+
+
 def word(item: str) -> str:
-    """One cell of a list of lists: X, O, EMPTY or None, quoted or not."""
-    bare = item.strip().strip("\"'").strip()
+    """One cell of a list: X, O, EMPTY or None, quoted or not (in quotes, empty too)."""
+    bare = item.strip()
     if bare.upper() in ("X", "O"):
         return bare.upper()
     if bare.upper() in EMPTY_WORDS:
         return "."
-    raise BoardError(f"{item.strip()!r} is not a cell: use X, O, EMPTY or None.")
+    raise BoardError(f"{item!r} is not a cell: use X, O, EMPTY or None.")
 
 
 def check_reachable(position: str) -> None:

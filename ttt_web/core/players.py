@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .game import DIFFICULTIES, MISTAKE_RATE, NAME_RULE, SIDES, Game, valid_name
-from .position import other
+from .game import Game
+from .options import DIFFICULTIES, MISTAKE_RATE, name_problem
+from .position import SIDES, other
 
 AI = "AI"  # as the game's status line names it
 
@@ -38,8 +39,9 @@ class Players:
             raise PlayersError("A review is of a game against the AI or of one between two people, not both.")
         if bool(you) != bool(ai) or (you and (you not in SIDES or ai not in DIFFICULTIES)):
             raise PlayersError("A game against the AI names your side and its level: ?you=X&ai=easy.")
-        if not all(valid_name(name) for name in names):
-            raise PlayersError(f"A player's name is {NAME_RULE}.")
+        problem = next(filter(None, map(name_problem, names)), "")
+        if problem:
+            raise PlayersError(problem)
         return cls(you=you, ai=ai, names=names)
 
     def query(self) -> dict[str, str]:
@@ -81,6 +83,12 @@ class Players:
     def possessive(self, mark: str) -> str:
         """The player of `mark`'s own, as in "in 2 of its moves": "your", "its" or "their"."""
         return {"you": "your", AI: "its"}.get(self.who(mark), "its" if self.who(mark) in SIDES else "their")
+
+    def naming(self, mark: str) -> tuple[str, str, str, str]:
+        """The player of `mark` and the other one mid-sentence, then their possessives, as
+        core.words' in_words and outlook take them: ("you", "the AI", "your", "its")."""
+        them = other(mark)
+        return self.actor(mark), self.actor(them), self.possessive(mark), self.possessive(them)
 
     def learns(self, mark: str) -> bool:
         """Whether the moves of `mark` are a person's, to judge and retry (not the AI's)."""

@@ -20,7 +20,8 @@ from dataclasses import asdict, dataclass, fields, replace
 from functools import cached_property
 
 from ..core import tictactoe as ttt
-from .game import NAME_RULE, Game, GameError, valid_name
+from .game import Game, GameError
+from .options import name_problem, valid_name
 
 HOST, GUEST = 0, 1
 ID_LENGTH = 22  # characters of a room id: 16 bytes, URL-safe
@@ -91,8 +92,8 @@ class Room:
     def open(cls, host_key: str, link: Callable[[str], str], name: str = "", *, secret: bytes) -> Room:
         """A new room with the host seated and the guest's seat free; `link(id)` is its address;
         its id is signed with `secret` (issue_id)."""
-        if not valid_name(name):
-            raise RoomError(f"A name is {NAME_RULE}.")
+        if name_problem(name):
+            raise RoomError(name_problem(name))
         room_id = issue_id(secret)
         return cls(id=room_id, seats=(seat_hash(host_key), ""), token=new_key(), link=link(room_id), names=(name, ""))
 
@@ -205,8 +206,10 @@ class Room:
             raise RoomError("Both seats are taken: you can watch the game.")
         free = self.seats.index("")
         other = self.names[1 - free]
-        if not valid_name(name) or (name and name.casefold() == other.casefold()):
-            raise RoomError(f"A name is {NAME_RULE}, and not your friend's.")
+        if name_problem(name):
+            raise RoomError(name_problem(name))
+        if name and name.casefold() == other.casefold():
+            raise RoomError(f"Choose a name that is not your friend's ({other}).")
         seats, names = list(self.seats), list(self.names)
         seats[free], names[free] = seat_hash(key), name
         score = [0, 0, 0]

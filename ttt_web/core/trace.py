@@ -13,31 +13,23 @@ is on. Every call's steps, in order (the test helpers hold an independent copy o
   also the call's return, or else line 8, where α (MAX) or β (MIN) takes v;
 - the return of v (line 7, or 9 with pruning), or at the root of best_action (line 9).
 
-Subtree sizes (steps and calls) are memoised per position (and window), so step k is
-reached by skipping whole subtrees: O(depth × branching) per request, whatever k is.
+Subtree sizes (steps and calls) are memoised per position (and window) in `subtrees`, so
+step k is reached by skipping whole subtrees: O(depth × branching) per request, whatever k is.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from . import search
-from .costs import alphabeta, moves, tree_size
-from .position import action_of, over, utility
+from .position import utility
 from .pseudocode import MAX, MIN, ROOT
+from .subtrees import calls_plain, finished, kids, pruned_actions, size, step_of_call, to_move, total
+
+__all__ = ["MAX", "MIN", "ROOT", "Frame", "Step", "calls_plain", "finished", "step", "step_of_call", "to_move", "total"]
 
 INF = math.inf
-
-
-finished = functools.cache(over)
-
-
-def to_move(position: str) -> str:
-    """X or O: a plain count, as the walk asks this at every level of every step."""
-    return "O" if position.count("X") > position.count("O") else "X"
 
 
 class Frame(NamedTuple):
@@ -70,72 +62,12 @@ class Step(NamedTuple):
         return self.frames[-1]
 
 
-@functools.cache
-def kids(
-    position: str, window: tuple[float, float], pruning: bool
-) -> tuple[tuple[tuple[int, int], str, tuple, int], ...]:
-    """(action, child, child's window, what the child returns) for each action searched."""
-    if not pruning:
-        return tuple((action_of(n), child, (-INF, INF), search.value(child)) for n, child in moves(position))
-    searched = alphabeta(position, *window)
-    return tuple((action_of(n), c.position, (c.alpha, c.beta), c.returned) for n, c in searched.children)
-
-
-def pruned_actions(position: str, window: tuple[float, float]) -> tuple[tuple[int, int], ...]:
-    return tuple(action_of(n) for n, _ in alphabeta(position, *window).pruned)
-
-
-@functools.cache
-def size(position: str, window: tuple[float, float], pruning: bool, root: bool = False) -> tuple[int, int]:
-    """(steps, calls) of the call on `position` and everything below it."""
-    if finished(position):
-        return 2, 1
-    per = 2 if root or not pruning else 3
-    below = [size(child, w, pruning) for _, child, w, _ in kids(position, window, pruning)]
-    cut = pruning and not root and cuts(position, window)
-    return 2 + sum(per + s for s, _ in below) + (0 if cut else 1), 1 + sum(c for _, c in below)
-
-
-def cuts(position: str, window: tuple[float, float]) -> bool:
-    """Whether alpha-beta's call on `position` stops early (v reached β for MAX, α for MIN)."""
-    returned = alphabeta(position, *window).returned
-    return returned >= window[1] if to_move(position) == "X" else returned <= window[0]
-
-
-def total(root: str, pruning: bool) -> tuple[int, int]:
-    """(steps, calls) of the whole trace from `root`."""
-    return size(root, (-INF, INF), pruning, True)
-
-
-def calls_plain(root: str) -> int:
-    return tree_size(root)
-
-
 def step(root: str, number: int, pruning: bool) -> Step:
     """Step `number` (from 1) of the trace from `root`; ValueError when there is none."""
     steps, _ = total(root, pruning)
     if not 1 <= number <= steps:
         raise ValueError(f"This trace has steps 1 to {steps}.")
     return _Walk(root, pruning).to(number)
-
-
-def step_of_call(root: str, call: int, pruning: bool) -> int:
-    """The number of the step where call `call` (from 1) begins; ValueError when there is none."""
-    _, calls = total(root, pruning)
-    if not 1 <= call <= calls:
-        raise ValueError(f"This trace has calls 1 to {calls}.")
-    position, window, first, number, is_root = root, (-INF, INF), 1, 1, True
-    while first != call:
-        offset, first = 2, first + 1
-        for _, child, w, _ in kids(position, window, pruning):
-            steps, calls_below = size(child, w, pruning)
-            if call < first + calls_below:
-                number += offset + 1
-                position, window, is_root = child, w, False
-                break
-            offset += (2 if is_root or not pruning else 3) + steps
-            first += calls_below
-    return number
 
 
 @dataclass

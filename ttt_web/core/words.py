@@ -8,7 +8,10 @@ from dataclasses import dataclass
 
 from . import tictactoe as ttt
 from .game import Game
+from .players import Players
 from .position import SIDES, cell_name, mark_of, other, winner_of
+
+MARKS = Players()  # nobody named: the players are X and O
 
 
 def rank(value: ttt.MoveValue) -> tuple[int, int]:
@@ -18,32 +21,33 @@ def rank(value: ttt.MoveValue) -> tuple[int, int]:
     return (1, 0) if value.outcome == "draw" else (0, value.plies)
 
 
-def in_words(value: ttt.MoveValue, me: str, them: str) -> str:
-    """A move's value in the words of its player `me` ("you" or a name), against `them`:
-    "you win now", "AI wins on its next move", "X wins in 2 of its moves". Each player's
-    own moves are counted, not the plies of both."""
+def in_words(value: ttt.MoveValue, me: str, them: str, mine: str = "", theirs: str = "") -> str:
+    """A move's value in the words of its player `me` ("you", "the AI", a name or a mark),
+    against `them`: "you win now", "AI wins on its next move", "X wins in 2 of its moves".
+    `mine` and `theirs` are the two players' possessives ("your", "its", "their"); by default
+    the one each name calls for. Each player's own moves are counted, not the plies of both."""
     if value.outcome == "draw":
         return "draw with best play"
-    if value.outcome == "win":
-        mine = (value.plies + 1) // 2
-        who = "you win" if me == "you" else f"{me} wins"
-        return f"{who} now" if mine == 1 else f"{who} in {mine} of {_their(me)} moves"
-    theirs = value.plies // 2
-    if theirs == 1:
-        return f"{them} wins on {_their(them)} next move"
-    return f"{them} wins in {theirs} of {_their(them)} moves"
+    won = value.outcome == "win"
+    who, whose = (me, mine or _their(me)) if won else (them, theirs or _their(them))
+    moves = (value.plies + 1) // 2 if won else value.plies // 2
+    wins = "you win" if who == "you" else f"{who} wins"
+    if moves == 1:
+        return f"{wins} now" if won else f"{wins} on {whose} next move"
+    return f"{wins} in {moves} of {whose} moves"
 
 
-def outlook(value: ttt.MoveValue, mark: str) -> str:
-    """What a move of `mark` leads to under perfect play, counted in moves of the player
-    who wins, to follow "which" or "it": "holds the draw", "wins in 2 of its moves",
-    "loses: O wins on its next move"."""
+def outlook(value: ttt.MoveValue, me: str, them: str = "", mine: str = "", theirs: str = "") -> str:
+    """What a move of `me` leads to under perfect play, counted in moves of the player who
+    wins, to follow "which" or "it": "holds the draw", "wins in 2 of its moves", "loses: O wins
+    on its next move". `me` is a mark unless `them` names the other player; the possessives
+    are as in_words takes them."""
     if value.outcome == "draw":
         return "holds the draw"
     if value.outcome == "win":
-        mine = (value.plies + 1) // 2
-        return "wins at once" if mine == 1 else f"wins in {mine} of its moves"
-    return f"loses: {in_words(value, mark, other(mark))}"
+        moves = (value.plies + 1) // 2
+        return "wins at once" if moves == 1 else f"wins in {moves} of {mine or _their(me)} moves"
+    return f"loses: {in_words(value, me, them or other(me), mine, theirs)}"
 
 
 def _their(who: str) -> str:
@@ -56,13 +60,16 @@ def ending(utility: int) -> str:
     return f"{winner} wins" if winner else "draw"
 
 
-def result_text(game: Game) -> str:
+def result_text(game: Game, players: Players = MARKS) -> str:
+    """How the game ended, the winner named as `players` name them: "Ann won in 3 of their
+    moves (5 in all).", "A draw.", or how many moves a game not over has."""
     if not game.over:
         return f"unfinished after {game.number} {'move' if game.number == 1 else 'moves'}."
     if not game.winner:
         return "A draw."
     own = (game.number + 1) // 2  # the winner moved last
-    return f"{game.winner} won in {own} of its moves ({game.number} in all)."
+    whose = players.possessive(game.winner)
+    return f"{players.subject(game.winner)} won in {own} of {whose} moves ({game.number} in all)."
 
 
 @dataclass(frozen=True)

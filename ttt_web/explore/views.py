@@ -6,8 +6,6 @@ The pages are the same for every visitor: no session, and cacheable."""
 
 from __future__ import annotations
 
-import functools
-import itertools
 import math
 from typing import NamedTuple
 
@@ -17,20 +15,19 @@ from ..core import answer as answers
 from ..core import search
 from ..core import tictactoe as ttt
 from ..core.bugs import BUGS, Bug, game, slower_wins, telling_position
-from ..core.costs import alphabeta, costs, moves, reachable
+from ..core.costs import moves, reachable
 from ..core.game import Game, format_moves
-from ..core.judging import Judgement, judge, principal_variation
+from ..core.judging import Judgement, judge
 from ..core.pasted import BoardError, parse
-from ..core.position import EMPTY_BOARD, action_name, action_of, board, cell_name, other, over, to_move, winner_of
-from ..core.words import ending, in_words, outlook, result_text
+from ..core.position import EMPTY_BOARD, action_name, board, cell_name, over, to_move, winner_of
+from ..core.words import outlook, result_text
 from ..web.board_view import position_view
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import url_for
 from . import pages
+from .model import MINUS, SIGNED, explained
 
 bp = Blueprint("explore", __name__, url_prefix="/explore")
-MINUS = "\N{MINUS SIGN}"
-SIGNED = {1: "1", 0: "0", -1: f"{MINUS}1"}  # utility as the page prints it
 
 
 @bp.get("/")
@@ -99,7 +96,7 @@ def position_page(text: str, student: answers.Answer | None) -> str:
         marked = view.rows[student.action[0]][student.action[1]]
         marked.classes += " student"
         marked.label += "; your minimax's answer"
-    return render_template("explore/position.html", **explained(text), **helpers(), view=view, answer=student)
+    return render_template("explore/position.html", page=explained(text), **helpers(), view=view, answer=student)
 
 
 def students_answer(text: str) -> answers.Answer | None:
@@ -137,10 +134,22 @@ def trace(text: str, step: int):
 
 
 def checked(text: str) -> None:
+    """Nothing for a reachable position; else the page that says why it is not one, or the
+    way to its address in capitals (`x...o....` for `X...O....`)."""
+    if len(text) == 9 and not set(text) - set("XOxo.") and text != text.upper():
+        abort(in_capitals(text.upper()))
     if len(text) != 9 or set(text) - set("XO."):
         abort(400, "A position is 9 characters read row by row: X, O or a dot for an empty cell, like X...O....")
     if text not in reachable(EMPTY_BOARD):
         abort(404, "No game of tic-tac-toe reaches that position.")
+
+
+def in_capitals(text: str) -> Response:
+    """A permanent redirect to this request's address with the position `text` as written
+    in capitals, its query kept."""
+    path = url_for(request.endpoint, **{**request.view_args, "text": text})
+    query = request.query_string.decode("latin-1")
+    return cached(redirect(f"{path}?{query}" if query else path, code=301))
 
 
 def cached(response: Response) -> Response:
@@ -187,58 +196,6 @@ def warm(app: Flask) -> None:
     with app.test_request_context("/explore/"):
         start()
     slower_wins()  # the bugs page's figures, worked out over every won position
-
-
-@functools.lru_cache(maxsize=1024)
-def explained(text: str) -> dict:
-    """All the page shows of a position, which is the same every time: computed once, and
-    kept for the positions asked for most (all 5,478 would hold some 80 MB per process)."""
-    here_ = board(text)
-    searched = alphabeta(text)
-    return {
-        "position": text,
-        "mover": to_move(text),
-        "role": search.role(text),
-        "utility": search.value(text),
-        "moves": [listed(here_, action_of(n), child) for n, child in moves(text)],
-        "line": [action_name(action) for action in principal_variation(here_)],
-        "parents": search.parents(text),
-        "tree": search.tree(text),
-        "searched": searched if text.count(".") <= search.TREE_EMPTY_CELLS else None,
-        "depths": list(
-            itertools.zip_longest(search.per_depth(text), search.alphabeta_per_depth(searched), fillvalue=0)
-        ),
-        "steps": len(search.trace(text)) if text.count(".") <= search.TRACE_EMPTY_CELLS else 0,
-        "costs": costs(text),
-        "title": title(text),
-    }
-
-
-def listed(here_: ttt.Board, action: ttt.Action, child: str) -> dict:
-    """A move as the move list shows it: its cell, value, words and judgement."""
-    judged = judge(here_, action)
-    mover = judged.mark
-    words = in_words(judged.played, mover, other(mover))
-    marks = itertools.cycle((other(mover), mover))
-    line = [(mark, action_name(a)) for mark, a in zip(marks, judged.refutation, strict=False)]
-    worse = judged.played.outcome != judged.best.outcome  # a refutation; else only a slower way
-    return {
-        "cell": action_name(action),
-        "child": child,
-        "utility": search.value(child),
-        "judged": judged,
-        "words": words,
-        "refutation": line if judged.verdict != "best" else [],
-        "refuted": worse,
-    }
-
-
-def title(text: str) -> str:
-    """ "X to move, draw with best play", "O won", "a draw": the page's title in words."""
-    if over(text):
-        utility = search.value(text)
-        return "a draw" if utility == 0 else f"{winner_of(utility)} won"
-    return f"{to_move(text)} to move, {ending(search.value(text))} with best play"
 
 
 def narrated(step: search.Step, depth: int) -> str:

@@ -14,7 +14,7 @@ from ..core import tictactoe as ttt
 from ..core.costs import board, moves, over, to_move, utility
 from ..core.position import action_of
 from ..core.search import best_actions
-from .checks import Action
+from .wrong import Action
 
 ENOUGH = 20  # positions that must show a legal pattern before it is noted
 MOSTLY = 0.8  # of the positions where a bug's model surely errs, the share the student must fail

@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..core.costs import over, to_move
-from .checks import INVALID_ACCEPTED, NOT_A_SET, TIMEOUT, Action, Wrong
+from .wrong import INVALID_ACCEPTED, NOT_A_SET, TIMEOUT, Action, Wrong
 
 KEPT = 3  # failures kept per kind of failure, the first met
 CALLERS = {  # which functions a CS50 solution builds on each one

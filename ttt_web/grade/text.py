@@ -6,9 +6,9 @@ recognised, how long each function took, and what to fix first."""
 from __future__ import annotations
 
 from ..core.costs import over, to_move
-from .checks import TIMEOUT
 from .patterns import Pattern
 from .report import Failure, Tally, explorer, fix_first, link
+from .wrong import TIMEOUT
 
 SHOWN = 3  # failures drawn per function (at least one of each kind)
 SLOW_SHARE = 0.5  # minimax taking more than this share of the time (and SLOW_SECONDS) earns a hint

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from ..core import limited as core_limited
 from ..core import trace as core_trace
 from ..core.costs import reachable
+from ..core.pasted import BoardError, parse
 from ..core.position import EMPTY_BOARD, over
 from ..core.pseudocode import code
 from ..web.caching import PUBLIC_FOR_A_DAY
@@ -20,12 +21,26 @@ bp = Blueprint("learn", __name__, url_prefix="/learn")
 CACHE = PUBLIC_FOR_A_DAY  # a page that depends on its URL alone
 POSITION_HELP = "A position is 9 characters read row by row: X, O or a dot for an empty cell, like X...O...."
 DEFAULT_LIMITED = "X...O...."
+FIRST_TRACE = "X.O.X.O.."  # a few hundred steps, and alpha-beta prunes half of them
 bp.register_blueprint(practice.bp)
 
 
 @bp.get("/")
 def index():
-    return cached(render_template("learn/index.html"))
+    return cached(render_template("learn/index.html", first=FIRST_TRACE))
+
+
+@bp.get("/trace/")
+def trace_pasted():
+    """The index's form: a board in any form a student pastes, traced with or without pruning."""
+    pasted = request.args.get("board", "")
+    try:
+        position = parse(pasted)
+    except BoardError as error:
+        page = render_template("learn/index.html", first=FIRST_TRACE, pasted=pasted, paste_error=str(error))
+        return Response(page, status=400)
+    endpoint = "learn.alphabeta" if request.args.get("pruning") else "learn.trace"
+    return redirect(url_for(endpoint, text=position), 303)
 
 
 @bp.get("/trace/<text>")
@@ -96,7 +111,15 @@ def limited(text: str):
 
 @bp.get("/limited/")
 def limited_start():
-    return redirect(url_for("learn.limited", text=DEFAULT_LIMITED), 303)
+    """The first visit, or the form with a board typed or pasted in any form `parse` reads."""
+    if "board" not in request.args:
+        return redirect(url_for("learn.limited", text=DEFAULT_LIMITED), 303)
+    try:
+        position = parse(request.args["board"])
+    except BoardError as error:
+        abort(400, str(error))
+    chosen = {key: request.args[key] for key in ("depth", "evaluation") if key in request.args}
+    return redirect(url_for("learn.limited", text=position, **chosen), 303)
 
 
 def warm() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from ..core import trace as tr
+from ..core.position import last_mover
 
 MINUS = "\N{MINUS SIGN}"
 COLUMNS = "abc"
@@ -35,10 +36,24 @@ def role(frame: tr.Frame) -> str:
 
 
 def turn(frame: tr.Frame) -> str:
-    """Whose turn the call is on: "MAX (X)", "MIN (O)", or "terminal"."""
+    """Which move led to the call and whose turn it is there, in the assignment's terms:
+    "after X plays (1, 1) b2: O to move (MIN)"; the first call has no move before it."""
+    before = "the starting position" if frame.action is None else f"after {played(frame.position, frame.action)}"
     if tr.finished(frame.position):
-        return "terminal"
-    return "MAX (X)" if role(frame) == "MAX" else "MIN (O)"
+        return f"{before}: the game is over, {won(frame.position)}"
+    side = tr.to_move(frame.position)
+    return f"{before}: {side} to move ({'MAX' if side == 'X' else 'MIN'})"
+
+
+def played(position: str, act: tuple[int, int]) -> str:
+    """The move that led to `position`: "X plays (1, 1) b2"."""
+    return f"{last_mover(position)} plays {action(act)}"
+
+
+def indent(line: str) -> int:
+    """How many levels (of 4 spaces) a line of code is indented: its wrapped parts hang below
+    its text rather than at the margin."""
+    return min((len(line) - len(line.lstrip(" "))) // 4, 3)
 
 
 def won(position: str) -> str:
@@ -71,8 +86,11 @@ def returned(step: tr.Step, frame: tr.Frame, root: bool) -> str:
 
 
 def called(step: tr.Step, frame: tr.Frame, root: bool) -> str:
-    other = tr.MIN if role(frame) == "MAX" else tr.MAX
     mover = tr.to_move(frame.position)
+    if root:  # the assignment's Python: min_value(result(board, action))
+        other = "min_value" if mover == "X" else "max_value"
+        return f"{mover} tries action {action(step.action)}: {other} is called on result(board, action)."
+    other = tr.MIN if mover == "X" else tr.MAX
     return f"{mover} tries action {action(step.action)}: {other} is called on the board RESULT(state, action)."
 
 
@@ -81,7 +99,9 @@ def cut(step: tr.Step, frame: tr.Frame, root: bool) -> str:
         bound = f"v = {number(frame.v)} ≥ β = {number(frame.beta)}"
     else:
         bound = f"v = {number(frame.v)} ≤ α = {number(frame.alpha)}"
-    skipped = ", ".join(action(a) for a in step.pruned) or "no action left"
+    if not step.pruned:
+        return f"{bound}: the caller would never let play come here, so it returns v now; no action was left to prune."
+    skipped = ", ".join(action(a) for a in step.pruned)
     return f"{bound}: the caller would never let play come here, so it returns v now. Pruned: {skipped}."
 
 

@@ -14,15 +14,14 @@ from ..core.game import (
     DEFAULTS,
     DIFFICULTIES,
     MODES,
-    NAME_RULE,
     SIDES,
     Game,
     GameError,
     clean_name,
     format_moves,
     parse_moves,
-    valid_name,
 )
+from ..core.options import name_problem
 from ..core.players import Players
 from ..core.position import other, position_of
 from ..web import player
@@ -55,12 +54,12 @@ class FormRejected(Rejected):
 @bp.errorhandler(Rejected)
 def rejected(exc: Rejected):
     """A refused request (400, 403) is an error; a stale one (409) is only a note."""
-    return page(message=exc.message, error=exc.status != 409), exc.status
+    return page(message=exc.message, error=exc.status if exc.status != 409 else 0), exc.status
 
 
 @bp.errorhandler(FormRejected)
 def form_rejected(exc: FormRejected):
-    return page(form_error=exc.message, choices=exc.choices, error_field=exc.field), exc.status
+    return page(form_error=exc.message, choices=exc.choices, error_field=exc.field, error=exc.status), exc.status
 
 
 @bp.errorhandler(GameError)
@@ -145,9 +144,9 @@ def friends(options: dict[str, str]) -> tuple[str, str]:
     if options["mode"] != "friend" or names == ("", ""):
         return ("", "")
     typed = {**options, "names": tuple(request.form.get(f, "")[:40] for f in fields)}
-    bad = next((field for field, name in zip(fields, names, strict=True) if not valid_name(name)), "")
-    if bad:
-        raise FormRejected(f"A name is {NAME_RULE}.", typed, bad)
+    for field, name in zip(fields, names, strict=True):
+        if name_problem(name):
+            raise FormRejected(name_problem(name), typed, field)
     if names[0].casefold() == names[1].casefold():
         raise FormRejected("Give the two players different names.", typed, "name_o")
     return names
@@ -245,14 +244,14 @@ def check_form_token() -> None:
 
 def page(
     message: str | None = None,
-    error: bool = False,
+    error: int = 0,
     start: tuple[int, ...] | None = None,
     past: int | None = None,
     form_error: str = "",
     choices: dict | None = None,
     error_field: str = "",
 ) -> str:
-    """The game's page, with a note or an `error` message; `start`, a position to play on
+    """The game's page, with a note or a message of the `error` status (400...); `start`, a position to play on
     from, drawn instead of the game with a choice of who plays; `past`, an earlier move of
     the game to show read-only (the browser's Back); `form_error`, said beside the new-game
     form, which keeps the `choices` sent."""

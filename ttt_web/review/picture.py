@@ -5,7 +5,8 @@ by their distance to each pixel, so the edges are smooth.
 Drawing a board stroke by stroke takes 150-550 ms of pure Python, so it is done once per
 process, at start-up, for the parts (the grid, each mark, each winning line); a picture is
 those parts laid side by side (under 1 ms) and compressed off the event loop, and the last
-PICTURES pictures are kept."""
+PICTURES pictures are kept. Under the board, a band says who played and how it ended
+(caption.py): a picture is kept by what it shows, the board and those words."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from dataclasses import dataclass
 
 import gevent
 from gevent import monkey
+
+from . import caption
 
 SIZE = 600  # pixels a side; the board is drawn on a 300-unit grid, twice over
 SCALE = SIZE / 300
@@ -71,16 +74,21 @@ class Canvas:
 
     def png(self) -> bytes:
         raw = b"".join(b"\0" + bytes(row) for row in self.rows)
-        header = struct.pack(">IIBBBBB", SIZE, SIZE, 8, 2, 0, 0, 0)  # 8-bit RGB
+        header = struct.pack(">IIBBBBB", SIZE, len(self.rows), 8, 2, 0, 0, 0)  # 8-bit RGB
         return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", deflate(raw)) + _chunk(b"IEND", b"")
 
 
 def deflate(raw: bytes) -> bytes:
-    """zlib lets go of the GIL while it compresses (some 5 ms a picture): in a gevent worker
-    a thread of the hub's pool does it, and the worker's other connections go on meanwhile."""
+    """zlib lets go of the GIL while it compresses (some 5 ms a picture)."""
+    return off_the_loop(zlib.compress, raw, 6)
+
+
+def off_the_loop(work, *args):
+    """In a gevent worker, a thread of the hub's pool does the work, and the worker's other
+    connections go on meanwhile (for pure Python, between the interpreter's switches)."""
     if monkey.is_module_patched("threading"):
-        return gevent.get_hub().threadpool.apply(zlib.compress, (raw, 6))
-    return zlib.compress(raw, 6)
+        return gevent.get_hub().threadpool.apply(work, args)
+    return work(*args)
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -196,11 +204,31 @@ PICTURES = 1024  # encoded pictures kept per process (some 10 KB each); 5,478 bo
 
 @functools.cache
 def parts() -> Parts:
-    """Drawn at start-up (create_app calls it), before any request waits on it."""
+    """Drawn at start-up (create_app calls it), before any request waits on it; the
+    caption's common letters too."""
+    caption.warm()
     return Parts.draw()
 
 
+HEIGHT = SIZE + caption.BAND  # pixels: the board, then its caption
+# Each colour channel of the caption's pixels, by coverage: from the background to LINE.
+INK = tuple(
+    bytes(round(back + (ink - back) * c / 255) for c in range(256)) for back, ink in zip(BACKGROUND, LINE, strict=True)
+)
+
+
 @functools.lru_cache(maxsize=PICTURES)
-def png(marks: str, line: tuple[int, ...]) -> bytes:
-    """The board `marks` with its winning `line` (cells, ascending; () if none) as a PNG."""
-    return parts().compose(marks, line).png()
+def png(marks: str, line: tuple[int, ...], words: tuple[str, ...] = ()) -> bytes:
+    """The board `marks` with its winning `line` (cells, ascending; () if none), and the
+    caption's lines `words` under it, as a PNG."""
+    canvas = parts().compose(marks, line)
+    band = off_the_loop(caption.band, words, SIZE)  # a letter never drawn before: some 3 ms
+    canvas.rows += [_inked(coverage) for coverage in band]
+    return canvas.png()
+
+
+def _inked(coverage: bytearray) -> bytearray:
+    pixels = bytearray(3 * len(coverage))
+    for channel, table in enumerate(INK):
+        pixels[channel::3] = coverage.translate(table)
+    return pixels

@@ -11,10 +11,10 @@ from ..core.game import Game, format_moves
 from ..core.judging import Judgement, judge
 from ..core.players import Players
 from ..core.position import action_name, action_of, position_of
+from ..core.words import outlook
 from ..web.board_view import BoardView, position_view
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import url_for
-from .text import outlook
 from .views import judge_all, players_asked, reviewed, to_retry
 
 bp = Blueprint("retry", __name__, url_prefix="/review")
@@ -58,7 +58,7 @@ def mistake(moves: str, n: int):
         other=lambda k: url_for("retry.mistake", moves=format_moves(cells), n=str(k), **players.query()),
         actor=players.actor(before.to_move),
         cell=action_name,
-        outlook=lambda value, mark: outlook(value, mark, players),
+        outlook=lambda value, mark: outlook(value, *players.naming(mark)),
     )
     return Response(page, headers={"Cache-Control": PUBLIC_FOR_A_DAY})
 

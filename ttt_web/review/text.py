@@ -12,6 +12,7 @@ from ..core.game import Game
 from ..core.judging import Judgement, accuracy, value_after
 from ..core.players import Players
 from ..core.position import action_name, other
+from ..core.words import in_words, outlook, result_text
 
 TURNED = {
     ("win", "draw"): "a win into a draw",
@@ -80,7 +81,7 @@ class Move:
         return f"{self.actor} should have played {better}, which {self.outlook(self.judged.best)}"
 
     def outlook(self, value: ttt.MoveValue) -> str:
-        return outlook(value, self.mark, self.players)
+        return outlook(value, *self.players.naming(self.mark))
 
     @property
     def explanation(self) -> str:
@@ -95,34 +96,9 @@ class Move:
         should = self.should[:1].upper() + self.should[1:]
         if judged.verdict == "inaccuracy":
             return f"{kind}: {played}, which {self.outlook(judged.played)}. {should}.{purpose}"
-        after = in_words(judged.played, mark, self.players)
+        after = in_words(judged.played, *self.players.naming(mark))
         line = f"; after {self.cell}, {after}: {self.refutation}" if self.refutation else ""
         return f"{kind}: {played}, turning {turned_text(judged)}. {should}{line}.{purpose}"
-
-
-def in_words(value: ttt.MoveValue, mark: str, players: Players) -> str:
-    """What a move of `mark` leads to with best play, the winner named and their own moves
-    counted: "draw with best play", "you win in 2 of your moves", "the AI wins on its next move"."""
-    if value.outcome == "draw":
-        return "draw with best play"
-    winner = mark if value.outcome == "win" else other(mark)
-    moves = (value.plies + 1) // 2 if value.outcome == "win" else value.plies // 2
-    who, theirs = players.actor(winner), players.possessive(winner)
-    wins = f"{who} {'win' if who == 'you' else 'wins'}"
-    if value.outcome == "win":
-        return f"{wins} now" if moves == 1 else f"{wins} in {moves} of {theirs} moves"
-    return f"{wins} on {theirs} next move" if moves == 1 else f"{wins} in {moves} of {theirs} moves"
-
-
-def outlook(value: ttt.MoveValue, mark: str, players: Players) -> str:
-    """What a move of `mark` leads to, to follow "which" or "it": "holds the draw", "wins in 2
-    of its moves", "loses: the AI wins on its next move"."""
-    if value.outcome == "draw":
-        return "holds the draw"
-    if value.outcome == "win":
-        moves = (value.plies + 1) // 2
-        return "wins at once" if moves == 1 else f"wins in {moves} of {players.possessive(mark)} moves"
-    return f"loses: {in_words(value, mark, players)}"
 
 
 def turned_text(judged: Judgement) -> str:
@@ -186,19 +162,6 @@ def summary(moves: list[Move], players: Players) -> list[Tally]:
 
 def percent(share: float) -> str:
     return f"{round(100 * share)} %"
-
-
-MARKS = Players()  # nobody named: the players are X and O
-
-
-def result_text(game: Game, players: Players = MARKS) -> str:
-    if not game.over:
-        return f"unfinished after {game.number} {'move' if game.number == 1 else 'moves'}."
-    if not game.winner:
-        return "A draw."
-    own = (game.number + 1) // 2  # the winner moved last
-    whose = players.possessive(game.winner)
-    return f"{players.subject(game.winner)} won in {own} of {whose} moves ({game.number} in all)."
 
 
 def share_text(game: Game, players: Players, tally: list[Tally]) -> str:

@@ -15,12 +15,13 @@ from ..core.game import Game, GameError, format_moves, parse_moves
 from ..core.judging import Judgement, review
 from ..core.players import Players, PlayersError
 from ..core.position import action_of, cell_of, position_of
-from ..core.words import ending
+from ..core.words import ending, result_text
 from ..web.board_view import board_view
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import public_base, url_for, varies_by_host
-from .picture import png
-from .text import Move, result_text, share_text, summary, turned, turning_point
+from .caption import caption
+from .picture import HEIGHT, SIZE, off_the_loop, png
+from .text import Move, share_text, summary, turned, turning_point
 
 bp = Blueprint("review", __name__, url_prefix="/review")
 
@@ -65,7 +66,8 @@ def game(moves: str):
             from_here=format_moves(shown.moves) if shown.moves and not shown.over else "",
             share=site + url_for("review.game", moves=format_moves(cells), **players.query()),
             share_text=share_text(final, players, tally),
-            image=site + url_for("review.picture", moves=format_moves(cells)),
+            image=site + url_for("review.picture", moves=format_moves(cells), **players.query()),
+            image_height=HEIGHT,
         )
     )
     response.headers["Cache-Control"] = PUBLIC_FOR_A_DAY
@@ -82,9 +84,10 @@ def players_asked() -> Players:
 
 @bp.get("/<moves>/board.png")
 def picture(moves: str):
-    """The final board as a PNG picture, for link previews (chat apps draw no SVG)."""
+    """The final board and who played it as a PNG picture, for link previews (chat apps draw no SVG)."""
     final = reviewed(moves)
-    image = png(position_of(final.board), final.winning_line)
+    words = off_the_loop(caption, final, players_asked(), SIZE)  # letters never drawn before: ~5 ms each
+    image = png(position_of(final.board), final.winning_line, words)
     return Response(image, mimetype="image/png", headers={"Cache-Control": PUBLIC_FOR_A_DAY})
 
 

@@ -102,7 +102,10 @@ def move(room_id: str):
 
 @bp.get("/<room_id>/resign")
 def confirm_resign(room_id: str):
+    """Resign, asked first; once there is no game under way (Back, after resigning), the room."""
     room, who = seated_in(room_id)
+    if room.over or not room.full:
+        return to_room(room_id)
     other = roompage.player_names(room, who)[1 - who]
     return confirm(
         room,
@@ -132,6 +135,9 @@ def decline(room_id: str):
 
 @bp.get("/<room_id>/leave")
 def confirm_leave(room_id: str):
+    """Leave, asked first; to a visitor with no seat (Back, after leaving), a page that says so."""
+    if existing(rooms().get(room_id), room_id).player(player.seat_key(room_id)) is None:
+        return render_template("rooms/no_seat.html", room_id=room_id)
     room, who = seated_in(room_id)
     other = roompage.player_names(room, who)[1 - who]
     lines = ["Your seat becomes free: anyone with the link can take it."]

@@ -48,6 +48,8 @@ class SessionChanged(Conflict):
 def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(InternalServerError, server_error)
+    app.add_template_filter(headline, "headline")
+    app.add_template_filter(first_sentence, "first_sentence")
 
 
 # Our words for what werkzeug would say in its own; a view's own description is kept.
@@ -61,6 +63,43 @@ OUR_WORDS = {
 }
 
 
+# What an error page's title and heading call the error, when the view gave no words of its own.
+HEADINGS = {
+    400: "Request not understood",
+    403: "Not allowed",
+    404: "Page not found",
+    405: "Wrong kind of request",
+    409: "Changed meanwhile",
+    413: "Request too large",
+    429: "Too many requests",
+    500: "Something went wrong",
+    503: "Try again in a moment",
+}
+
+
+SHORT_HEADING = 60  # characters: a longer first clause is said below the heading only
+
+
+def headline(message: str) -> str:
+    """A message's first clause, to name the error in a title or heading: "That link is not
+    from your game. Here is..." -> "That link is not from your game"."""
+    for end in (". ", ": "):
+        message = message.split(end, 1)[0]
+    return message.removesuffix(".")
+
+
+def first_sentence(message: str) -> tuple[str, str]:
+    """A message's first sentence, and the rest: "That link is not from your game.", "Here is..."."""
+    first, _, rest = message.partition(". ")
+    return (f"{first}." if rest else first), rest
+
+
+def heading(error: HTTPException) -> str:
+    """The error named: by the view's own words if they begin with a short clause, else by its kind."""
+    own = headline(description(error)) if description(error) != OUR_WORDS.get(error.code) else ""
+    return own if 0 < len(own) <= SHORT_HEADING else HEADINGS.get(error.code, error.name)
+
+
 def description(error: HTTPException) -> str:
     default = default_exceptions.get(error.code)
     if default is not None and error.description != default.description:
@@ -70,7 +109,7 @@ def description(error: HTTPException) -> str:
 
 def http_error(error: HTTPException):
     """The error's own page, with the error's headers (Allow, Retry-After)."""
-    page = render_template("error.html", error=error, description=description(error))
+    page = render_template("error.html", error=error, heading=heading(error), description=description(error))
     response = make_response(page, error.code)
     response.headers.extend(own_headers(error))
     return response

@@ -1,0 +1,66 @@
+"""What is wrong with a student's answer, in words a student reads: `Wrong`, what went wrong
+with a call whatever the function (`failed`), and answers drawn as Python prints them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+TIMEOUT = "ran over the time limit"
+NOT_A_SET = "not a set"
+INVALID_ACCEPTED = "invalid moves accepted"
+RAISES_ON_VALID = "valid actions raise too"
+Action = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Wrong:
+    """An answer that is not right: what was expected, what came back, and why it matters."""
+
+    expected: str
+    got: str
+    why: str = ""
+    kind: str = "wrong answers"
+    where: tuple = ()  # frames in the student's file, for an exception or a stop
+
+
+def failed(reply: dict, expected: str = "an answer") -> Wrong | None:
+    """What went wrong with the call itself, whatever the function."""
+    if "missing" in reply:
+        why = f"tictactoe.py has no function named {reply['missing']}"
+        return Wrong("a function by that name", "none", why, "missing")
+    if "timeout" in reply:
+        why = (
+            f"{reply.get('call', 'it')} did not answer within {reply['timeout']:g} s on this board: an infinite loop?"
+            " Or a search that would finish but too slowly (memoize or prune; --call-seconds gives it longer)"
+        )
+        return Wrong(expected, "no answer", why, TIMEOUT, tuple(reply.get("where") or ()))
+    if "crashed" in reply:
+        return Wrong(expected, "no answer", f"the program ended (exit status {reply['crashed']})", "crashes")
+    if "invalid" in reply:
+        why = "something wrote to the grader's reply channel: a file that tampers with the grader proves nothing"
+        return Wrong(expected, reply["invalid"], why, "broken replies")
+    if "raised" in reply:
+        got = f"{reply['raised']}: {reply['message']}"
+        return Wrong(expected, got, "it raised an exception", "exceptions", tuple(reply.get("where") or ()))
+    if reply.get("changed"):
+        why = "it changed the board it was given"
+        return Wrong("the board given left as it was", "the board changed", why, "changed the board")
+    return None
+
+
+def shown(got: object) -> str:
+    """A student's answer as Python would print it, boards drawn on one line."""
+    if is_board(got):
+        return drawn("".join("X" if c == "X" else "O" if c == "O" else "." for row in got for c in row))
+    if isinstance(got, list):
+        return "(" + ", ".join(map(shown, got)) + ")"
+    return repr(got)
+
+
+def is_board(got: object) -> bool:
+    """Three lists of three: a board, whatever is in its cells."""
+    return isinstance(got, list) and len(got) == 3 and all(isinstance(row, list) and len(row) == 3 for row in got)
+
+
+def drawn(p: str) -> str:
+    return " / ".join(p[r : r + 3] for r in (0, 3, 6))
