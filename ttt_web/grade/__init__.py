@@ -19,9 +19,9 @@ from .patterns import recognised
 from .progress import progress_bar
 from .report import to_json
 from .runner import LoadError, Student
-from .text import text_report
+from .text import LOCAL_SITE, heading, text_report
 
-SITE = "http://127.0.0.1:5000"
+SITE = LOCAL_SITE
 READS_INPUT = (
     "Your file reads input when it is imported: put the code that plays a game under "
     '`if __name__ == "__main__":` (CS50 runs it from runner.py).'
@@ -53,9 +53,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"Could not load {args.path}:\n{error}", file=sys.stderr)
         return 2
     plan = list(checks(args.only))
-    bar = progress_bar(len(plan), shown=not args.json)
+    live = not args.json and sys.stderr.isatty()  # the table line by line, as each function is done
+    if live:
+        print(*heading(args.path), sep="\n", file=sys.stderr)
+    bar = progress_bar(len(plan), shown=live)
     try:
-        tallies, choices, failing = run(student, plan, args.total_seconds, bar, said=None if args.json else sys.stderr)
+        tallies, choices, failing = run(student, plan, args.total_seconds, bar, said=sys.stderr if live else None)
     finally:
         bar.close()
         student.close()
@@ -63,5 +66,5 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(to_json(args.path, tallies, patterns, args.site), indent=2))
     else:
-        print(text_report(args.path, tallies, patterns, args.site))
+        print(text_report(args.path, tallies, patterns, args.site, table=not (live and sys.stdout.isatty())))
     return 0 if all(t.ok for t in tallies.values()) else 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 TIMEOUT = "ran over the time limit"
+MISSING = "missing"
 NOT_A_SET = "not a set"
 INVALID_ACCEPTED = "invalid moves accepted"
 RAISES_ON_VALID = "valid actions raise too"
@@ -27,7 +28,7 @@ def failed(reply: dict, expected: str = "an answer") -> Wrong | None:
     """What went wrong with the call itself, whatever the function."""
     if "missing" in reply:
         why = f"tictactoe.py has no function named {reply['missing']}"
-        return Wrong("a function by that name", "none", why, "missing")
+        return Wrong("a function by that name", "none", why, MISSING)
     if "timeout" in reply:
         why = (
             f"{reply.get('call', 'it')} did not answer within {reply['timeout']:g} s on this board: an infinite loop?"
