@@ -94,6 +94,15 @@ def test_none_when_every_move_loses_is_named_with_a_losing_position_drawn(tmp_pa
 
 
 @pytest.mark.server
+def test_a_max_value_that_calls_itself_is_named_in_the_assignments_terms():
+    code, out = graded(STUDENTS / "max_calls_max.py", "--only", "minimax")
+    assert code == 1 and "This looks like a known bug: Wrong player: max_value calls max_value" in out
+    assert "MIN's turns are played as MAX's" in out
+    _, report = graded_json(STUDENTS / "cs50.py", "--only", "minimax")
+    assert report["passed"] and not [p for p in report["patterns"] if p["failure"]]
+
+
+@pytest.mark.server
 def test_a_raising_result_is_shown_once_at_its_line(tmp_path):
     path = mutant(
         tmp_path,
