@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests import judge
-from tests.grading import ROOT, STUDENTS, grade, graded, graded_json, mutant
+from tests.grading import ROOT, STUDENTS, grade, graded, graded_json, mutant, on_a_terminal
 from ttt_web.grade.checks import checks
 from ttt_web.grade.judges import minimax
 from ttt_web.grade.report import Failure, Tally, fix_first
@@ -285,6 +285,10 @@ def test_fix_first_only_when_the_failure_can_explain_the_later_ones():
     assert fix_first(wrong) == "player"
     alone = {"winner": tally("winner", "wrong answers"), "actions": tally("actions")}
     assert fix_first(alone) is None
+    chain = {name: tally(name, "wrong answers") for name in ("player", "result", "minimax")}
+    assert fix_first(chain) == "player"
+    apart = chain | {"winner": tally("winner", "missing")}
+    assert fix_first(apart) is None
 
 
 @pytest.mark.unit
@@ -309,3 +313,21 @@ def test_python_runs_the_file_with_the_students_interpreter(tmp_path):
     assert graded_json(path, "--only", "player")[0] == 2
     code, report = graded_json(path, "--only", "player", "--python", str(theirs))
     assert code == 0 and report["functions"]["player"]["passed"] == 4520
+
+
+@pytest.mark.server
+def test_on_a_terminal_the_table_is_printed_once():
+    command = [sys.executable, "-m", "ttt_web.grade", str(STUDENTS / "quick.py"), "--only", "winner"]
+    code, shown = on_a_terminal(command)
+    assert code == 0 and shown.count("  winner       5,478 / 5,478   ok") == 1, shown
+    assert shown.count("Grading ") == 1 and "All checks passed." in shown
+
+
+@pytest.mark.server
+def test_a_missing_function_is_said_once_and_not_fixed_first_by_another():
+    code, out = graded(STUDENTS / "raises_always.py", "--site", "https://ttt.example.org")
+    assert code == 1 and "expected  a function by that name" not in out
+    for function in ("winner", "terminal", "utility", "minimax"):
+        assert out.count(f"MISSING: your file has no function named {function}") == 1, out
+    assert "Missing from your file: winner, terminal, utility, minimax." in out and "first:" not in out
+    assert "The explore links open the explorer at https://ttt.example.org." in out and "make run" not in out
