@@ -124,9 +124,34 @@ def test_a_minimax_that_never_returns_is_stopped_and_shown_where(tmp_path):
     started = time.monotonic()
     code, out = graded(path, "--only", "minimax", "--call-seconds", "2")
     assert time.monotonic() - started < 30
-    assert code == 1 and "minimax did not answer within 2 s on this board: an infinite loop?" in out
+    assert code == 1 and "minimax took over 2 s of processor time on this board (a textbook minimax takes about" in out
+    assert "and was not deep in a search when stopped: a loop that never ends?" in out
     assert "stopped in your file at" in out and "tictactoe.py:70, in minimax" in out and "while True:" in out
     assert "not checked (gave up after a call ran over 2 s" in out and "FAILED" not in out
+
+
+BURNS = """    import time
+    if board[0][0] is not EMPTY and not hasattr(minimax, "burnt"):  # its first call: a second of work
+        minimax.burnt, start = True, time.process_time()
+        while time.process_time() - start < 1:
+            pass
+"""
+
+
+@pytest.mark.server
+def test_a_loaded_machine_does_not_stretch_the_time_limit(tmp_path):
+    """The limit counts the processor time of the student's process: with every core busy
+    twice over, a call that works a second answers within a 2-second limit."""
+    line = "    choices = sorted(actions(board))\n"
+    path = mutant(tmp_path, "quick.py", line, BURNS + line)
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2 * (os.cpu_count() or 1))]
+    try:
+        code, report = graded_json(path, "--only", "minimax", "--call-seconds", "2")
+    finally:
+        for process in busy:
+            process.kill()
+            process.wait()
+    assert code == 0 and report["functions"]["minimax"]["ran_over"] == 0, report["functions"]["minimax"]
 
 
 @pytest.mark.server
