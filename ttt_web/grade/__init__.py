@@ -1,6 +1,7 @@
 """Grade a student's tictactoe.py (CS50 AI's interface) against every reachable position.
 
     python3 -m ttt_web.grade PATH/TO/tictactoe.py [--only minimax] [--python python3] [--json]
+    python3 grader.pyz PATH/TO/tictactoe.py  (the same, downloaded from the site's /learn/grader.pyz)
 
 The student's code runs in a child process, never in the web server, one call at a time
 under a time limit scaled to the machine, the whole run under a bound. Standard library
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from .checks import FUNCTIONS, checks
@@ -29,7 +31,8 @@ READS_INPUT = (
 
 
 def parser() -> argparse.ArgumentParser:
-    parse = argparse.ArgumentParser(prog="python -m ttt_web.grade", description=__doc__.split("\n\n")[0])
+    prog = f"python3 {os.path.basename(sys.argv[0])}" if sys.argv[0].endswith(".pyz") else "python -m ttt_web.grade"
+    parse = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     parse.add_argument("path", help="the student's tictactoe.py")
     parse.add_argument("--only", choices=FUNCTIONS, help="check this one function only")
     parse.add_argument("--python", default=sys.executable, help="the Python that runs the file (default: this one)")

@@ -7,6 +7,7 @@ size and (for a user other than root, whom Linux does not bound) process count l
 
 from __future__ import annotations
 
+import importlib.resources
 import json
 import os
 import resource
@@ -63,6 +64,13 @@ def valid(reply: object) -> str | None:
     return None
 
 
+def child_script() -> list[str]:
+    """child.py as the student's Python runs it: its path, or its text when it is in a zipapp."""
+    if CHILD.is_file():
+        return [str(CHILD)]
+    return ["-c", importlib.resources.files(__package__).joinpath("child.py").read_text()]
+
+
 def cpu_seconds(pid: int) -> float | None:
     """The processor time (user and system) process `pid` has used, from /proc; None where
     it cannot be read."""
@@ -115,7 +123,7 @@ class Student:
     def start(self) -> None:
         environment = os.environ | {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
         self.process = subprocess.Popen(
-            [self.python, str(CHILD), self.path, *([] if self.yardstick else ["--yardstick"])],
+            [self.python, *child_script(), self.path, *([] if self.yardstick else ["--yardstick"])],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
