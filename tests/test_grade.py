@@ -204,6 +204,7 @@ def without_times(report: dict) -> dict:
 
 
 @pytest.mark.server
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("student", ["raises_always.py", "max_calls_max.py"])
 def test_the_downloaded_grader_grades_as_the_module_does(client, tmp_path, student):
     """/learn/grader.pyz runs on Python alone (-S: no site packages) and says what
