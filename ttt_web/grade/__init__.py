@@ -48,15 +48,29 @@ def main(argv: list[str] | None = None) -> int:
     try:
         student = Student(args.path, args.python, args.call_seconds)
     except (LoadError, OSError) as error:
-        if str(error).startswith("EOFError"):
-            error = f"{error}\n{READS_INPUT}"
-        if args.json:
-            print(json.dumps({"file": args.path, "loaded": False, "passed": False, "error": str(error)}, indent=2))
-        else:
-            print(f"Could not load {args.path}:\n{error}", file=sys.stderr)
+        not_loaded(args, error)
         return 2
-    plan = list(checks(args.only))
     live = not args.json and sys.stderr.isatty()  # the table line by line, as each function is done
+    tallies, patterns = graded(student, args, live)
+    if args.json:
+        print(json.dumps(to_json(args.path, tallies, patterns, args.site), indent=2))
+    else:
+        print(text_report(args.path, tallies, patterns, args.site, table=not (live and sys.stdout.isatty())))
+    return 0 if all(t.ok for t in tallies.values()) else 1
+
+
+def not_loaded(args: argparse.Namespace, error: Exception) -> None:
+    said = f"{error}\n{READS_INPUT}" if str(error).startswith("EOFError") else str(error)
+    if args.json:
+        print(json.dumps({"file": args.path, "loaded": False, "passed": False, "error": said}, indent=2))
+    else:
+        print(f"Could not load {args.path}:\n{said}", file=sys.stderr)
+
+
+def graded(student: Student, args: argparse.Namespace, live: bool) -> tuple[dict, list]:
+    """Every planned check run (`live`: with the table and a progress bar on stderr): the
+    tallies and the known bugs recognised."""
+    plan = list(checks(args.only))
     if live:
         print(*heading(args.path), sep="\n", file=sys.stderr)
     bar = progress_bar(len(plan), shown=live)
@@ -65,9 +79,4 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         bar.close()
         student.close()
-    patterns = recognised(choices, failing) if "minimax" in tallies else []
-    if args.json:
-        print(json.dumps(to_json(args.path, tallies, patterns, args.site), indent=2))
-    else:
-        print(text_report(args.path, tallies, patterns, args.site, table=not (live and sys.stdout.isatty())))
-    return 0 if all(t.ok for t in tallies.values()) else 1
+    return tallies, recognised(choices, failing) if "minimax" in tallies else []

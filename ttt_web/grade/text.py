@@ -142,9 +142,11 @@ def verdict(tallies: dict[str, Tally]) -> str:
     """Passed, or the functions not passed and which to fix first."""
     failing = [t.label for t in tallies.values() if not t.ok and not t.missing]
     missing = [t.name for t in tallies.values() if t.missing]
-    said = "" if failing or missing else "All checks passed."
-    said += f"Not passed: {', '.join(failing)}." if failing else ""
-    said += f" Missing from your file: {', '.join(missing)}." if missing else ""
+    said = [listed("Not passed", failing), listed("Missing from your file", missing)]
     if first := fix_first(tallies):
-        said += f" Fix {first} first: every other function that fails calls it, and may fail only because of it."
-    return said.strip()
+        said.append(f"Fix {first} first: every other function that fails calls it, and may fail only because of it.")
+    return " ".join(part for part in said if part) or "All checks passed."
+
+
+def listed(heading: str, names: list[str]) -> str:
+    return f"{heading}: {', '.join(names)}." if names else ""
