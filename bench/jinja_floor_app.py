@@ -7,10 +7,11 @@ import tempfile
 from flask import render_template
 
 from ttt_web.app import create_app
-from ttt_web.core.game import DEFAULTS, Game
+from ttt_web.core.game import Game
+from ttt_web.core.options import DEFAULTS
 from ttt_web.core.players import Players
 from ttt_web.web import board_view as board
-from ttt_web.web import player as state
+from ttt_web.web import score
 
 game = Game(token="A" * 22, moves=(0, 4), **DEFAULTS)
 folder = tempfile.mkdtemp(prefix="ttt-floor-")
@@ -27,7 +28,7 @@ def page():
         past=None,
         here="/?g=ref&n=2#board",
         token=game.token,
-        options=state.preferences(game),
+        options=score.preferences(game),
         view=VIEW,
         teach=False,
         message=None,

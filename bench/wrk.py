@@ -8,12 +8,17 @@ served the same way, in the same run, round after round:
 - page: GET / with a game in the session (one move played), 16 connections;
 - move: 16 connections, each its own player with its own session, alternating a move on the
   empty board (the AI replies) and the undo that takes both back: every request reads the
-  session and its version, plays or undoes, and writes it back by compare-and-set. Against the bare app, the same
-  requests get a plain redirect.
-
+  session and its version, plays or undoes, and writes it back by compare-and-set. Against
+  the bare app, the same requests get a plain redirect;
+- move, one player: the same with one connection, so that nothing waits for another request:
+  the move's p50 (which includes the AI's reply) is a request's own time, to compare with
+  bare's (the "p50 x bare" column);
 - waiting room: GET of a room's page by the player who waits for a friend's move, as its
   meta refresh asks for it every couple of seconds (the issue's "polling must be cheap"),
   16 connections; its ratio is to the bare app's page.
+
+For the move only, bench/session_floor_app.py on each store: the session read, a change and
+the compare-and-set write, and the redirect, with nothing of the game.
 
 Beside them, for the page only, bench/jinja_floor_app.py: the game's own page template
 rendered from a fixed game with none of the game's work, to show what any page of this
@@ -34,6 +39,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -66,6 +72,7 @@ function response(status, headers, body)
   step = step + 1
 end
 """
+ONE = "move, one player"  # one connection: a request's own time, the server otherwise idle
 UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 
 
@@ -82,6 +89,16 @@ def setup(base: str) -> tuple[str, list[str]]:
     return reader.client.cookies["ttt"], move_args
 
 
+def session_floor_setup(base: str) -> list[str]:
+    """For the move script against the session floor: each player's stored session."""
+    move_args = []
+    for _ in range(CONNECTIONS):
+        client = servers.HttpClient(base)
+        assert client.get("/move").status_code == 303
+        move_args += [client.cookies["ttt"], "none"]
+    return move_args
+
+
 def waiting_room(base: str) -> tuple[str, str]:
     """A room's path and the session id of its host, who has moved and waits for the guest."""
     host, guest = servers.HttpClient(base), servers.HttpClient(base)
@@ -92,8 +109,11 @@ def waiting_room(base: str) -> tuple[str, str]:
     return path, host.cookies["ttt"]
 
 
-def wrk(url: str, seconds: float, script: Path | None = None, args: list[str] = (), cookie: str = "") -> dict:
-    command = [shutil.which("wrk") or "wrk", f"-t{CONNECTIONS}", f"-c{CONNECTIONS}", f"-d{seconds:.0f}s", "--latency"]
+def wrk(
+    url: str, seconds: float, script: Path | None = None, args: list[str] = (), cookie: str = "", n: int = 0
+) -> dict:
+    n = n or CONNECTIONS
+    command = [shutil.which("wrk") or "wrk", f"-t{n}", f"-c{n}", f"-d{seconds:.0f}s", "--latency"]
     if cookie:
         command += ["-H", f"Cookie: ttt={cookie}"]
     if script:
@@ -103,6 +123,16 @@ def wrk(url: str, seconds: float, script: Path | None = None, args: list[str] = 
     latency = {p: float(v) * UNITS[u] for p, v, u in re.findall(r"^\s+(50|99)%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)}
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     return {"rps": rps, "p50": latency["50"], "p99": latency["99"], "errors": errors}
+
+
+def warm_up(base: str) -> None:
+    """Wait until every worker answers (a worker that is still starting, under load, would
+    leave the first run at 0 requests/s), then one short run that is not counted."""
+    client = servers.HttpClient(base)
+    deadline = time.monotonic() + 120
+    while client.get("/").status_code != 200 and time.monotonic() < deadline:
+        time.sleep(0.5)
+    wrk(base + "/", 2, cookie="none")
 
 
 def main() -> None:
@@ -128,13 +158,27 @@ def main() -> None:
             "SQLite": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "sqlite", **many))),
             "Redis": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "redis", REDIS_URL=redis.url, **many))),
         }
+        floors = {
+            "SQLite session floor": servers.app_env(tmp / "sqlite-floor"),
+            "Redis session floor": servers.app_env(tmp / "redis-floor", REDIS_URL=redis.url),
+        }
+        floor_app = "bench.session_floor_app:app"
+        bases |= {name: stack.enter_context(servers.gunicorn(env, app=floor_app)) for name, env in floors.items()}
+        for base in bases.values():
+            warm_up(base)
         for _ in range(args.rounds):  # interleaved, so that a busy spell hits every app
             for name, base in bases.items():
                 game = name in ("SQLite", "Redis")
+                if name in floors:
+                    move_args = session_floor_setup(base)
+                    results.setdefault((name, "move"), []).append(wrk(base, args.seconds, script, move_args))
+                    results.setdefault((name, ONE), []).append(wrk(base, args.seconds, script, move_args, n=1))
+                    continue
                 cookie, move_args = setup(base) if game else ("none", ["none"] * 2 * CONNECTIONS)
                 results.setdefault((name, "page"), []).append(wrk(base + "/", args.seconds, cookie=cookie))
                 if name != "Jinja floor":
                     results.setdefault((name, "move"), []).append(wrk(base, args.seconds, script, move_args))
+                    results.setdefault((name, ONE), []).append(wrk(base, args.seconds, script, move_args, n=1))
                 if game:
                     path, host = waiting_room(base)
                     results.setdefault((name, "waiting room"), []).append(wrk(base + path, args.seconds, cookie=host))
@@ -143,22 +187,21 @@ def main() -> None:
 
 def report(results: dict, args) -> None:
     print(f"wrk, {CONNECTIONS} connections, {args.rounds} rounds of {args.seconds:.0f} s, 2 gevent workers")
-    print("| app | request | requests/s | p50 ms | p99 ms | errors | x bare | x Jinja floor |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| app | request | requests/s | p50 ms | p99 ms | errors | x bare | p50 x bare | x Jinja floor |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for (name, kind), runs in results.items():
         bare = results.get(("bare Flask", kind)) or results[("bare Flask", "page")]
         floor = results[("Jinja floor", "page")]
         rps, p50, p99 = (statistics.median(run[key] for run in runs) for key in ("rps", "p50", "p99"))
         errors = sum(run["errors"] for run in runs)
         to_floor = f"{ratio(runs, floor):.2f}" if kind == "page" else ""
-        print(
-            f"| {name} | {kind} | {rps:.0f} | {p50:.2f} | {p99:.2f} | {errors} | {ratio(runs, bare):.2f} | {to_floor} |"
-        )
+        ratios = f"{ratio(runs, bare):.2f} | {ratio(runs, bare, 'p50'):.2f}"
+        print(f"| {name} | {kind} | {rps:.0f} | {p50:.2f} | {p99:.2f} | {errors} | {ratios} | {to_floor} |")
 
 
-def ratio(runs: list[dict], yardstick: list[dict]) -> float:
-    """The median over the rounds of each round's requests/s against the yardstick's."""
-    return statistics.median(run["rps"] / other["rps"] for run, other in zip(runs, yardstick, strict=True))
+def ratio(runs: list[dict], yardstick: list[dict], key: str = "rps") -> float:
+    """The median over the rounds of each round's requests/s (or `key`) against the yardstick's."""
+    return statistics.median(run[key] / other[key] for run, other in zip(runs, yardstick, strict=True))
 
 
 if __name__ == "__main__":

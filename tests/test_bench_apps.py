@@ -6,7 +6,9 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("module", ["bench.bare_app", "bench.floor_app", "bench.jinja_floor_app"])
+@pytest.mark.parametrize(
+    "module", ["bench.bare_app", "bench.floor_app", "bench.jinja_floor_app", "bench.session_floor_app"]
+)
 def test_each_yardstick_serves_its_page(module):
     app = importlib.import_module(module).app
     response = app.test_client().get("/")

@@ -8,7 +8,7 @@ import pytest
 
 from ttt_web.app import create_app
 from ttt_web.core.game import Game
-from ttt_web.play import views as play_views
+from ttt_web.play import page as play_page
 from ttt_web.web import board_view
 from ttt_web.web.limits import limiter
 
@@ -43,7 +43,7 @@ def work(monkeypatch):
 
     monkeypatch.setattr(Game, "from_data", classmethod(counting_decode))
     monkeypatch.setattr(Game, "__post_init__", counting_replay)
-    monkeypatch.setattr(play_views, "board_view", counting_draw)
+    monkeypatch.setattr(play_page, "board_view", counting_draw)
     return calls
 
 
@@ -110,16 +110,23 @@ def test_boards_derived_without_a_replay_are_the_replayed_boards():
             assert not undone.scored and undone.board == Game(token="", moves=undone.moves).board
 
 
-def test_the_limiter_resolves_limits_only_for_requests_that_may_change_a_session(client, monkeypatch):
-    """A page (a GET that changes nothing) is let through by the limiter's first check; a
-    move, which may create a session, has its limits resolved and counted."""
-    resolved = []
-    resolve = limiter.limit_manager.resolve_limits
+def test_the_limiter_runs_only_for_requests_that_may_create_a_session(client, monkeypatch):
+    """A page (a GET that changes nothing) and a player's move once the session is stored do
+    not run Flask-Limiter's hooks at all; a first move, which may create a session, and a new
+    room (a limit of its own) have their limits resolved and counted."""
+    resolved, checked = [], []
+    resolve, scope = limiter.limit_manager.resolve_limits, limiter.limit_manager.exemption_scope
     monkeypatch.setattr(limiter.limit_manager, "resolve_limits", lambda *a, **k: resolved.append(1) or resolve(*a, **k))
+    monkeypatch.setattr(limiter.limit_manager, "exemption_scope", lambda *a, **k: checked.append(1) or scope(*a, **k))
     link = a_move_link(client)
-    assert resolved == []
+    assert resolved == checked == []
     assert client.get(link).status_code == 303
-    assert resolved
+    assert resolved and checked
     resolved.clear()
+    checked.clear()
     assert client.get("/").status_code == 200
-    assert resolved == []
+    assert client.get(a_move_link(client)).status_code == 303
+    assert resolved == checked == []
+    token = Page(client.get("/").text).form("undo")["game"]
+    assert client.post("/room/new", data={"game": token}).status_code == 303
+    assert resolved

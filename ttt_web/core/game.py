@@ -16,7 +16,6 @@ from functools import cached_property
 
 from ..core import tictactoe as ttt
 from .options import DEFAULTS, DIFFICULTIES, MODES, choose_move, name_problem, valid_name
-from .options import clean_name as clean_name  # still importable from here, as the play and room views do
 from .position import SIDES, action_of, cell_name, cell_of, mark_of, other
 
 

@@ -10,24 +10,13 @@ import random
 from flask import Blueprint, Response, redirect, render_template, request
 
 from ..core import tictactoe as ttt
-from ..core.game import (
-    DEFAULTS,
-    DIFFICULTIES,
-    MODES,
-    SIDES,
-    Game,
-    GameError,
-    clean_name,
-    format_moves,
-    parse_moves,
-)
-from ..core.options import name_problem
-from ..core.players import Players
-from ..core.position import other, position_of
-from ..web import player
-from ..web.board_view import BLANK, BoardView, board_view
+from ..core.game import Game, GameError, parse_moves
+from ..core.options import DEFAULTS, DIFFICULTIES, MODES, clean_name, name_problem
+from ..core.position import SIDES, other
+from ..web import cookies, player, score
 from ..web.moves import requested_move
 from ..web.urls import url_for
+from .page import board_url, page
 
 bp = Blueprint("play", __name__)
 rng = random.SystemRandom()
@@ -189,7 +178,7 @@ def undo():
 def teach():
     check_form_token()
     response = back_to_board(player.current_game())
-    player.toggle_teach(response)
+    cookies.toggle_teach(response)
     return response
 
 
@@ -197,13 +186,13 @@ def teach():
 def confirm_reset_score():
     """Resetting every score cannot be taken back: it asks first, on a page of its own."""
     game = player.current_game()
-    return render_template("play/reset_score.html", token=game.token if game else "", scores=player.all_scores())
+    return render_template("play/reset_score.html", token=game.token if game else "", scores=score.all_scores())
 
 
 @bp.post("/score/reset")
 def reset_score():
     check_form_token()
-    player.reset_score()
+    score.reset_score()
     return back_to_board(player.current_game())
 
 
@@ -222,14 +211,6 @@ def back_to_board(game: Game | None) -> Response:
     return redirect(board_url(game), 303)
 
 
-def board_url(game: Game | None) -> str:
-    """The board's own address: it names the game and its move, so that Back shows the
-    boards before, read-only; and it scrolls to the board."""
-    if game is None:
-        return url_for("play.index") + "#board"
-    return f"{url_for('play.index')}?g={game.ref}&n={game.number}#board"
-
-
 def check_token(game: Game, token: str | None) -> None:
     if not token or not hmac.compare_digest(token.encode(), game.token.encode()):
         raise Rejected("That link or button belongs to another game. Here is yours.", 403)
@@ -240,58 +221,3 @@ def check_form_token() -> None:
     game = player.current_game()
     if game is not None:
         check_token(game, request.form.get("game"))
-
-
-def page(
-    message: str | None = None,
-    error: int = 0,
-    start: tuple[int, ...] | None = None,
-    past: int | None = None,
-    form_error: str = "",
-    choices: dict | None = None,
-    error_field: str = "",
-) -> str:
-    """The game's page, with a note or a message of the `error` status (400...); `start`, a position to play on
-    from, drawn instead of the game with a choice of who plays; `past`, an earlier move of
-    the game to show read-only (the browser's Back); `form_error`, said beside the new-game
-    form, which keeps the `choices` sent."""
-    game = player.current_game()
-    teaching = player.teach_on()
-    start_game = Game.of_moves(start) if start else None
-    return render_template(
-        "play/index.html",
-        **about_the_game(game),
-        past=past,
-        here=board_url(game) if past is not None else "",  # the way back from an earlier board
-        options=choices or player.preferences(game),
-        view=shown_board(game, start_game, past, teaching),
-        teach=teaching,
-        message=message,
-        error=error,
-        form_error=form_error,
-        error_field=error_field,
-        start=format_moves(start) if start else "",
-        start_game=start_game,
-    )
-
-
-def about_the_game(game: Game | None) -> dict:
-    """What the page says of the current game, if any: its token, score, moves and players."""
-    return {
-        "game": game,
-        "token": game.token if game else "",
-        "score": player.score(game),
-        "history": game.history() if game else [],
-        "review": format_moves(game.moves) if game and game.moves else "",
-        "players": Players.of(game).query() if game else {},
-        "position": position_of((game or BLANK).board),
-    }
-
-
-def shown_board(game: Game | None, start_game: Game | None, past: int | None, teaching: bool) -> BoardView:
-    """The board the page draws: a position to play on, an earlier move of the game, or the game."""
-    if start_game:
-        return board_view(start_game, False, links=False)
-    if past is not None:
-        return board_view(game.at(past), False, links=False)
-    return board_view(game, teaching)

@@ -12,13 +12,13 @@ from collections.abc import Callable
 from flask import Blueprint, current_app, redirect, render_template, request
 from werkzeug.exceptions import Forbidden, Gone, HTTPException, NotFound
 
-from ..core.game import clean_name
+from ..core.options import clean_name
 from ..core.room import Room, RoomError, issued, new_key
 from ..rooms import page as roompage
 from ..rooms import stream as roomstream
-from ..web import player
+from ..web import cookies, player
 from ..web.errors import http_error
-from ..web.limits import ROOM_MESSAGE, limiter
+from ..web.limits import ROOM_MESSAGE, own_limit
 from ..web.moves import requested_move
 from ..web.urls import public_base, url_for
 from .store import Change, rooms
@@ -39,7 +39,7 @@ def refused(exc: RoomError):
 
 
 @bp.post("/new")
-@limiter.limit(lambda: current_app.config["NEW_ROOM_LIMIT"], error_message=ROOM_MESSAGE)
+@own_limit(lambda: current_app.config["NEW_ROOM_LIMIT"], error_message=ROOM_MESSAGE)
 def invite():
     game = player.current_game()
     if game is not None and not hmac.compare_digest(request.form.get("game", "").encode(), game.token.encode()):
@@ -174,7 +174,7 @@ def auto_refresh(room_id: str):
     """Turn the waiting page's own refresh off or on (WCAG 2.2.1: a time limit the user
     can turn off). A browser preference: it stores nothing on the server."""
     response = to_room(room_id)
-    player.toggle_auto_refresh(response)
+    cookies.toggle_auto_refresh(response)
     return response
 
 
@@ -253,7 +253,7 @@ def page(room: Room, version: int, message: str | None = None, **form) -> str:
     you = room.player(player.seat_key(room.id))
     remember(room, you)
     shown = roompage.context(room, version, you)
-    refresh = roompage.REFRESH_SECONDS if shown.waiting and player.auto_refresh_on() else None
+    refresh = roompage.REFRESH_SECONDS if shown.waiting and cookies.auto_refresh_on() else None
     return render_template("rooms/room.html", **shown.values(), refresh=refresh, message=message, **form)
 
 

@@ -10,7 +10,8 @@ from markupsafe import Markup
 
 from ..core import tictactoe as ttt
 from ..core.costs import reachable
-from ..core.game import DEFAULTS, Game
+from ..core.game import Game
+from ..core.options import DEFAULTS
 from ..core.position import COLUMNS, EMPTY_BOARD, SIDES, action_of, cell_name, last_mover, mark_of, other, over
 from ..core.words import in_words, rank
 from .urls import url_for

@@ -6,9 +6,9 @@ Retry-After is sent on a 429 only. An IPv6 client counts by its /64 network (cli
 one subscriber gets a whole /64, so counting its addresses one by one would count nothing.
 
 One limiter for the process (Flask-Limiter's app-factory pattern), so that a view declares
-its own limit with `@limiter.limit`; each app's `init_app` gives it that app's storage. A
-request that cannot change its session (a page) is let through by the first check, before
-any limit is resolved."""
+its own limit with `@own_limit`; each app's `init_app` gives it that app's storage. A
+request that no limit can apply to (a page; a player with a session, on a view with no limit
+of its own) runs none of Flask-Limiter's hooks."""
 
 from __future__ import annotations
 
@@ -61,9 +61,13 @@ def changes_session(request: Request) -> bool:
     return request.method not in ("GET", "HEAD") or request.path in CHANGING_GETS
 
 
-def changes_nothing() -> bool:
-    """True for a request no limit applies to: one that cannot change its session."""
-    return not changes_session(request)
+def exempt() -> bool:
+    """True for a request no limit applies to: one that cannot change its session, or one
+    with a stored session (which the new-session limits never count) on a view without a
+    limit of its own."""
+    if not changes_session(request):
+        return True
+    return has_session() and current_app.view_functions.get(request.endpoint) not in OWN_LIMITS
 
 
 def has_session() -> bool:
@@ -107,13 +111,27 @@ limiter = Limiter(
     headers_enabled=False,  # Retry-After on a 429 only (below), never on a page or a 503
     swallow_errors=True,  # a limiter whose store is down lets players through
 )
-limiter.request_filter(changes_nothing)
+limiter.request_filter(exempt)
+OWN_LIMITS: set[Callable] = set()  # the views that declared a limit with own_limit
+
+
+def own_limit(value: Callable[[], str], error_message: str) -> Callable[[Callable], Callable]:
+    """A view's own limit per address (Flask-Limiter's `limit`), for players with a session too."""
+
+    def decorate(view: Callable) -> Callable:
+        limited = limiter.limit(value, error_message=error_message)(view)
+        OWN_LIMITS.add(limited)
+        return limited
+
+    return decorate
 
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
     app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", storage_options(app))
     limiter.init_app(app)
+    for hooks in (app.before_request_funcs, app.after_request_funcs, app.teardown_request_funcs):
+        hooks[None] = [only_when_limited(hook) if limiters(hook) else hook for hook in hooks[None]]
     counted = [(item, client_network, MESSAGE) for item in parse_many(app.config["NEW_SESSION_LIMIT"])]
     counted += [(item, lambda: SITE, SITE_MESSAGE) for item in parse_many(app.config["NEW_SESSION_SITE_LIMIT"])]
     app.after_request(functools.partial(count_new_session, limiter, counted))
@@ -126,6 +144,25 @@ def init_app(app: Flask) -> None:
         current = limiter.current_limit
         response.headers["Retry-After"] = str(max(1, int(current.reset_at - time.time())) if current else 60)
         return response
+
+
+def limiters(hook: Callable) -> bool:
+    """Whether a request hook is one of Flask-Limiter's own."""
+    function = hook.func if isinstance(hook, functools.partial) else getattr(hook, "__func__", hook)
+    return function.__module__.startswith("flask_limiter.")
+
+
+def only_when_limited(hook: Callable) -> Callable:
+    """Flask-Limiter's hook (its check, its headers, its cleanup), run only for a request that
+    a limit may apply to: for the others, its filter decides nothing is to be done, after a
+    tenth of a move's time spent on its bookkeeping."""
+
+    def run(*args):  # before a request: none; after it: the response; at teardown: the error
+        if not exempt():
+            return hook(*args)
+        return args[0] if args else None
+
+    return run
 
 
 def count_new_session(limiter: Limiter, counted: list[tuple[RateLimitItem, Callable, str]], response: Response):
