@@ -15,6 +15,7 @@ from .core import tictactoe as ttt
 from .core.options import NAME_PATTERN, NAME_RULE
 from .explore import views as explore
 from .grade import cli as grade_cli
+from .grade import download as grade_download
 from .learn import views as learn_views
 from .play import games
 from .play import views as play
@@ -68,6 +69,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(games.bp)
     app.register_blueprint(explore.bp)
     app.cli.add_command(grade_cli.command)
+    app.register_blueprint(grade_download.bp)
     app.register_blueprint(practice.bp)
     app.register_blueprint(rooms.bp)
     app.register_blueprint(roomseats.bp)

@@ -1,0 +1,16 @@
+"""/learn/grader.pyz: the grader as one file, for a student with no clone of this project."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, request
+
+from .bundle import for_site
+
+bp = Blueprint("grade", __name__)
+
+
+@bp.get("/learn/grader.pyz")
+def grader() -> Response:
+    site = request.url_root.rstrip("/")  # where its explore links point
+    headers = {"Content-Disposition": "attachment; filename=grader.pyz", "Cache-Control": "private, max-age=3600"}
+    return Response(for_site(site), mimetype="application/zip", headers=headers)
