@@ -34,7 +34,8 @@ def page(client, url: str, status: int = 200) -> Page:
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_the_students_page_leads_to_the_tools(client):
     shown = page(client, "/learn/")
-    assert "python3 -m ttt_web.grade path/to/tictactoe.py" in shown["grade-command"].text
+    assert "python3 grader.pyz path/to/tictactoe.py" in shown["grade-command"].text
+    assert client.get(shown["grader-download"].attrs["href"]).status_code == 200
     for name in ("player", "actions", "result", "winner", "terminal", "utility", "minimax"):
         assert f"{name}(" in shown["functions"].text
     links = [a.attrs["href"] for a in shown["tools"].iter("a")]
