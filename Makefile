@@ -15,9 +15,9 @@ run: $(VENV)/.run-installed
 test: lint system-packages
 	$(PY) -m pytest
 
-# The fast loop: lint and the unit tests (no server, no browser).
+# The fast loop: lint and the unit tests (no server, no browser), on two processes (pytest-xdist).
 check: lint
-	$(PY) -m pytest -q -m "unit and not slow" -p no:cacheprovider
+	$(PY) -m pytest -q -m "unit and not slow" -p no:cacheprovider -n 2
 
 lint: $(VENV)/.test-installed
 	$(PY) -m ruff check .

@@ -11,14 +11,33 @@ from urllib.parse import urlsplit
 import pytest
 import redis
 from flask.testing import FlaskClient
+from jinja2.bccache import Bucket, BytecodeCache
 
 from tests import servers
 from tests.page import Page
 from tests.servers import RedisServer
-from ttt_web.app import create_app
+from ttt_web.app import TicTacToe, create_app
 
 CHROMIUM = "/usr/bin/chromium"
 
+
+class CompiledTemplates(BytecodeCache):
+    """Templates compiled once per test process, not once per app: most tests make an app
+    of their own, and compiling the pages took most of their time. Jinja keys each entry by
+    the template's source, so an edited template is compiled again."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if bucket.key in self.compiled:
+            bucket.bytecode_from_string(self.compiled[bucket.key])
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+TicTacToe.jinja_options = {**TicTacToe.jinja_options, "bytecode_cache": CompiledTemplates()}
 
 KINDS = ("unit", "server", "browser")
 BROWSER_FIXTURES = {"page", "context", "browser"}

@@ -3,7 +3,10 @@ changing one piece of a correct file, for tests/test_grade*.py."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import pty
 import subprocess
 import sys
 from pathlib import Path
@@ -44,3 +47,17 @@ def mutant(folder: Path, base: str, line: str, replacement: str, name: str = "ti
     path = folder / name
     path.write_text(source.replace(line, replacement))
     return path
+
+
+def on_a_terminal(command: list[str]) -> tuple[int, str]:
+    """`command` run with its stdout and stderr on one terminal, as a student runs it: its exit
+    status and all the terminal showed."""
+    terminal, their_end = pty.openpty()
+    with subprocess.Popen(command, cwd=ROOT, stdout=their_end, stderr=their_end) as process:
+        os.close(their_end)
+        shown = b""
+        with contextlib.suppress(OSError):  # the terminal's end reads EIO once the command is gone
+            while chunk := os.read(terminal, 1 << 16):
+                shown += chunk
+    os.close(terminal)
+    return process.returncode, shown.decode(errors="replace")

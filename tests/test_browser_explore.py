@@ -134,3 +134,19 @@ def test_screenshots_of_the_new_tree_and_the_paste_form(browser, live_server):
             if name != "explore-paste":
                 assert_accessible(page)
             page.close()
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_the_bugs_code_lines_wrap_on_a_phone(browser, live_server, javascript):
+    context = browser.new_context(
+        java_script_enabled=javascript, base_url=live_server, viewport={"width": 360, "height": 740}
+    )
+    page = context.new_page()
+    page.goto("/explore/bugs")
+    for block in page.locator(".bug pre").all():
+        assert block.evaluate(
+            "e => e.scrollWidth <= e.clientWidth"
+        )  # nothing cut off, such as "# even when it is O's turn"
+    comment = page.get_by_text("# even when it is O's turn", exact=False)
+    assert comment.bounding_box()["x"] + comment.bounding_box()["width"] <= 360
+    context.close()

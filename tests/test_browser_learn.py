@@ -33,7 +33,7 @@ def test_stepping_through_the_pseudocode(browser, live_server, javascript):
             expect(trace).to_have_attribute("data-step", step)
             expect(page.locator("#code li.current")).to_have_attribute("data-line", line)
         assert page.evaluate("window.notReloaded") is True
-        assert page.url.endswith("step=2")
+        assert page.url.endswith("step=2#step")
     else:
         click_through(page.locator("a[rel=next]"))
         page.locator("#trace-title").click()
@@ -107,3 +107,42 @@ def test_the_alphabeta_stack_fits_without_scrolling_sideways(page: Page, width, 
     expect(page.locator("#stack tr[aria-current] .frame-values")).to_contain_text("α = 1")
     (servers.ROOT / "screenshots").mkdir(exist_ok=True)
     page.screenshot(path=servers.ROOT / "screenshots" / f"learn-alphabeta-stack-{width}x{height}.png", full_page=True)
+
+
+SLOW_FETCH = """const fetched = window.fetch;
+window.fetch = (...args) => new Promise((done) => setTimeout(done, 200)).then(() => fetched(...args));"""
+
+
+def test_quick_arrow_presses_all_count_and_a_held_key_stops_when_let_go(browser, live_server):
+    context = browser.new_context(base_url=live_server)
+    page = context.new_page()
+    page.add_init_script(SLOW_FETCH)  # each step arrives a fifth of a second late, as from a busy server
+    page.goto("/learn/trace/X.O.X.O..")
+    trace = page.locator("#trace")
+    for _ in range(10):
+        page.keyboard.press("ArrowRight")
+    expect(trace).to_have_attribute("data-step", "11")
+    page.keyboard.down("ArrowRight")
+    for _ in range(10):  # the key held: its repeats, faster than the steps arrive
+        page.keyboard.down("ArrowRight")
+    page.keyboard.up("ArrowRight")
+    expect(trace).to_have_attribute("data-step", "12")
+    time.sleep(0.5)
+    expect(trace).to_have_attribute("data-step", "12")  # nothing left queued once let go
+    context.close()
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_each_step_keeps_next_the_step_text_and_the_current_line_in_view(browser, live_server, javascript):
+    context = browser.new_context(
+        java_script_enabled=javascript, base_url=live_server, viewport={"width": 740, "height": 360}
+    )
+    page = context.new_page()
+    page.goto("/learn/trace/X.O.X.O..?step=39")
+    for step in ("40", "41"):
+        click_through(page.locator("a[rel=next]"))
+        expect(page.locator("#trace")).to_have_attribute("data-step", step)
+        for seen in ("a[rel=next]", "#step-text", "#code li.current"):
+            box = page.locator(seen).bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 360, (step, seen, box)
+    context.close()

@@ -185,7 +185,7 @@ def test_the_site_navigation_is_on_every_page(page: Page, at):
     page.set_viewport_size({"width": 360, "height": 740})
     page.goto(at)
     nav = page.locator("header nav.site-nav a")
-    expect(nav).to_have_text(["Play", "Your games", "Explore", "Practice", "For students"])
+    expect(nav).to_have_text(["Play", "Your games", "Explore", "Who wins?", "For students"])
     assert in_first_screen(page, "header nav.site-nav")
 
 

@@ -5,8 +5,9 @@ import pytest
 
 from tests import judge
 from tests.page import Page
-from tests.test_engine import LIVE, board
+from tests.test_engine import LIVE, SAMPLE, board
 from ttt_web.core import bugs
+from ttt_web.core import tictactoe as ttt
 from ttt_web.core.position import cell_name
 
 
@@ -19,8 +20,17 @@ def values(pos: str) -> dict[int, int]:
     return {cell: utility_value(child) for cell, child in judge.children(pos).items()}
 
 
+@pytest.mark.slow
 def test_each_bug_chooses_exactly_as_its_code_says_in_every_live_position():
-    for pos in LIVE:
+    check_choices(LIVE)
+
+
+def test_each_bug_chooses_exactly_as_its_code_says_in_sampled_live_positions():
+    check_choices(SAMPLE)
+
+
+def check_choices(positions: list[str]) -> None:
+    for pos in positions:
         found = values(pos)
         best = (max if judge.to_move(pos) == "X" else min)(found.values())
         equal = [divmod(cell, 3) for cell in sorted(found) if found[cell] == best]
@@ -121,3 +131,17 @@ def test_a_game_won_counts_the_winners_own_moves(client):
     pos = "".join("XO"[cells.index(n) % 2] if n in cells else "." for n in range(9))
     assert judge.won_by(pos) == "X"
     assert f"X won in {(len(cells) + 1) // 2} of its moves ({len(cells)} in all)." in page["bug-wrong-player"].text
+
+
+def test_the_first_tie_versions_weaker_move_comes_from_the_missing_depth_as_its_text_says():
+    bug = next(b for b in bugs.BUGS if b.slug == "first-tie")
+    pos, action = bugs.telling_position(bug.slug)
+    cell = 3 * action[0] + action[1]
+    same = [c for c, v in values(pos).items() if v == utility_value(judge.children(pos)[cell])]
+    assert cell == min(same) and len(same) == len(judge.children(pos))  # every move ties without depth: the first
+    outcome, plies = judge.move_outcome(pos, cell)
+    assert (outcome, plies) == ("loss", 1 + 1)  # it loses at once
+    slowest = judge.optimal_moves(pos)
+    assert judge.move_outcome(pos, slowest[0])[1] > plies  # with depth the first slowest loss differs
+    assert ttt.minimax(board(pos)) == divmod(slowest[0], 3)  # the engine's own move
+    assert "No depth" in bug.name and "missing depth" in bug.explanation

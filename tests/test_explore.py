@@ -300,3 +300,40 @@ def test_a_students_answer_is_marked_and_judged_as_the_judge_says(client, pos):
 def test_a_students_answer_written_otherwise_gets_a_clear_page(client):
     response = client.get("/explore/XX.OO....?student=c1")
     assert response.status_code == 400 and "i,j" in Page(response.text)["error-description"].text
+
+
+def pace(pos: str, cell: int) -> str:
+    """What the page must say after a move, from the judge: nothing for a best move, "refuted
+    by" for a worse outcome, else how the move's depth compares with the best move's for its
+    mover (the best move wins soonest, or loses latest)."""
+    if cell in judge.optimal_moves(pos):
+        return ""
+    outcome, plies = judge.move_outcome(pos, cell)
+    best_outcome, best_plies = judge.move_outcome(pos, judge.optimal_moves(pos)[0])
+    if outcome != best_outcome:
+        return "refuted by"
+    if plies == best_plies:
+        return f"as fast a {outcome} as the best move's"
+    return f"a {'slower' if plies > best_plies else 'quicker'} {outcome} than the best move's"
+
+
+def test_a_losing_move_that_loses_sooner_is_called_quicker_not_slower(client):
+    page = Page(client.get("/explore/XO.X.....").text)
+    said = {item.attrs["data-cell"]: item.text for item in page["moves"].iter("li")}
+    assert "quicker loss than the best move's: perfect play then goes X a3" in said["c1"]
+    assert "slower" not in page["moves"].text and "quicker" not in said["a3"]
+
+
+@pytest.mark.slow
+def test_every_moves_line_compares_its_depth_with_the_best_as_the_judge_says(tmp_path):
+    client = create_app({"SECRET_KEY": "s", "DATABASE": str(tmp_path / "ttt.sqlite3")}).test_client()
+    said = set()
+    for pos in sorted(p for p in judge.reachable() if not judge.is_over(p)):
+        items = {
+            item.attrs["data-cell"]: item.text for item in Page(client.get(f"/explore/{pos}").text)["moves"].iter("li")
+        }
+        for cell in judge.children(pos):
+            expected, text = pace(pos, cell), items[cell_name(cell)]
+            assert (expected in text) if expected else ";" not in text, (pos, cell_name(cell), text)
+            said.add(expected.split(" the")[0])
+    assert said == {"", "refuted by", "a slower win than", "a quicker loss than"}

@@ -132,9 +132,11 @@ def test_walking_away_from_a_game_lists_nothing(play):
 def test_every_page_has_the_site_navigation(play, at):
     nav = next(e for e in play.page(at).root.iter("nav") if e.attrs.get("aria-label") == "Site")
     links = {a.text: a.attrs for a in nav.iter("a")}
-    assert list(links) == ["Play", "Your games", "Explore", "Practice", "For students"]
+    assert list(links) == ["Play", "Your games", "Explore", "Who wins?", "For students"]
     assert [label for label, attrs in links.items() if attrs.get("aria-current") == "page"] == [
-        {"/": "Play", "/games/": "Your games", "/explore/bugs": "For students"}.get(at, at.split("/")[1].capitalize())
+        {"/": "Play", "/games/": "Your games", "/explore/bugs": "For students", "/explore/": "Explore"}.get(
+            at, "Who wins?"
+        )
     ]
 
 

@@ -4,11 +4,13 @@ a textbook minimax, and mutants of a correct file that each break one thing."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
 from tests import judge
-from tests.grading import ROOT, STUDENTS, finished, grade
+from tests.grading import ROOT, STUDENTS, finished, grade, graded_json
 
 QUICK = (STUDENTS / "quick.py").read_text()
 
@@ -193,3 +195,27 @@ def test_a_call_that_runs_over_is_stopped_and_the_rest_still_checked(tmp_path):
 def test_flask_grade_is_the_same_command(app):
     result = app.test_cli_runner().invoke(args=["grade", "--help"])
     assert result.exit_code == 0 and "usage: python -m ttt_web.grade" in result.output
+
+
+def without_times(report: dict) -> dict:
+    for function in report["functions"].values():
+        function.pop("seconds")
+    return report
+
+
+@pytest.mark.server
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("student", ["raises_always.py", "max_calls_max.py"])
+def test_the_downloaded_grader_grades_as_the_module_does(client, tmp_path, student):
+    """/learn/grader.pyz runs on Python alone (-S: no site packages) and says what
+    `python -m ttt_web.grade` says; its explore links point to the site it came from."""
+    response = client.get("/learn/grader.pyz")
+    assert response.status_code == 200 and "attachment" in response.headers["Content-Disposition"]
+    (tmp_path / "grader.pyz").write_bytes(response.data)
+    path = str(STUDENTS / student)
+    command = [sys.executable, "-S", "grader.pyz", path, "--json"]
+    downloaded = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert "Traceback" not in downloaded.stderr, downloaded.stderr
+    _, module = graded_json(STUDENTS / student, "--site", "http://localhost")
+    assert without_times(json.loads(downloaded.stdout)) == without_times(module)
+    assert "http://localhost/explore/" in downloaded.stdout

@@ -4,7 +4,7 @@ live position against the independent judge."""
 import pytest
 
 from tests import judge
-from tests.test_engine import LIVE, board
+from tests.test_engine import LIVE, SAMPLE, board
 from ttt_web.core import judging
 from ttt_web.core import tictactoe as ttt
 
@@ -57,9 +57,18 @@ def expected_verdict(pos: str, cell: int) -> str:
     return "blunder"
 
 
+@pytest.mark.slow
 def test_every_move_from_every_live_position_is_judged_as_the_judge_would():
+    check_judged(LIVE)
+
+
+def test_every_move_from_sampled_live_positions_is_judged_as_the_judge_would():
+    check_judged(SAMPLE)
+
+
+def check_judged(positions: list[str]) -> None:
     counts = dict.fromkeys(judging.VERDICTS, 0)
-    for pos in LIVE:
+    for pos in positions:
         for cell in judge.children(pos):
             judged = judging.judge(board(pos), divmod(cell, 3))
             assert judged.verdict == expected_verdict(pos, cell), (pos, cell)
@@ -68,8 +77,17 @@ def test_every_move_from_every_live_position_is_judged_as_the_judge_would():
     assert all(counts.values()), counts  # every verdict occurs
 
 
+@pytest.mark.slow
 def test_every_refutation_is_perfect_play_to_the_end():
-    for pos in LIVE:
+    check_refutations(LIVE)
+
+
+def test_sampled_refutations_are_perfect_play_to_the_end():
+    check_refutations(SAMPLE)
+
+
+def check_refutations(positions: list[str]) -> None:
+    for pos in positions:
         for cell, child in judge.children(pos).items():
             line = judging.judge(board(pos), divmod(cell, 3)).refutation
             assert len(line) == judge.value(child)[1], (pos, cell)

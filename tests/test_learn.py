@@ -34,7 +34,8 @@ def page(client, url: str, status: int = 200) -> Page:
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_the_students_page_leads_to_the_tools(client):
     shown = page(client, "/learn/")
-    assert "python3 -m ttt_web.grade path/to/tictactoe.py" in shown["grade-command"].text
+    assert "python3 grader.pyz path/to/tictactoe.py" in shown["grade-command"].text
+    assert client.get(shown["grader-download"].attrs["href"]).status_code == 200
     for name in ("player", "actions", "result", "winner", "terminal", "utility", "minimax"):
         assert f"{name}(" in shown["functions"].text
     links = [a.attrs["href"] for a in shown["tools"].iter("a")]
@@ -192,7 +193,42 @@ def test_the_limited_page_takes_a_board_in_any_pasted_form(client):
     response = client.get("/learn/limited/", query_string={"board": printed, "depth": "3", "evaluation": "zero"})
     assert response.status_code == 303
     assert response.headers["Location"] == "/learn/limited/XO..X.O..?depth=3&evaluation=zero"
-    assert "'Y' is not a mark" in page(client, "/learn/limited/?board=XY.......", 400)["error-description"].text
+    assert "'Y' is not a mark" in page(client, "/learn/limited/?board=XY.......", 400)["limited-board-error"].text
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+@pytest.mark.parametrize(
+    ("url", "typed", "said"),
+    [
+        ("/learn/limited/?board=XY.......&depth=3&evaluation=zero", "XY.......", "'Y' is not a mark"),
+        ("/learn/limited/?board=XXX.OO...&depth=3&evaluation=zero", "XXX.OO...", "That game is over"),
+        ("/learn/limited/XXX.OO...?depth=3&evaluation=zero", "XXX.OO...", "That game is over"),
+    ],
+)
+def test_a_board_the_limited_search_cannot_take_comes_back_in_its_form(client, url, typed, said):
+    shown = page(client, url, 400)
+    board = shown["limited-board"].attrs
+    assert board["value"] == typed and board["aria-invalid"] == "true"
+    assert "limited-board-error" in board["aria-describedby"] and said in shown["limited-board-error"].text
+    chosen = {
+        s.attrs["name"]: o.attrs["value"]
+        for s in shown["limited-form"].iter("select")
+        for o in s.iter("option")
+        if "selected" in o.attrs
+    }
+    assert chosen == {"depth": "3", "evaluation": "zero"}
+    assert shown.root.by_id("error-description") is None and shown.root.by_id("limited-moves") is None
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_a_board_the_trace_cannot_take_keeps_the_alphabeta_tick(client):
+    shown = page(client, "/learn/trace/?board=XY&pruning=1", 400)
+    tick = next(i for i in shown["trace-board"].iter("input") if i.attrs.get("name") == "pruning")
+    assert "checked" in tick.attrs and shown["trace-board-text"].attrs["value"] == "XY"
+    plain = page(client, "/learn/trace/?board=XY", 400)
+    assert (
+        "checked" not in next(i for i in plain["trace-board"].iter("input") if i.attrs.get("name") == "pruning").attrs
+    )
 
 
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
@@ -315,3 +351,16 @@ def test_practice_refuses_with_a_message(client):
 def test_the_explorer_trace_links_to_the_pseudocode(client):
     shown = page(client, "/explore/XOXOX..../trace/1")
     assert shown["to-pseudocode"].attrs["href"] == "/learn/trace/XOXOX...."
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_each_checked_branch_says_whether_it_was_searched_or_pruned(client):
+    tree = "((3,12,8),(2,4,6),(14,5,2))"  # alpha-beta prunes C's last two leaves, 11 and 12
+    shown = Page(client.post("/learn/practice/prune", data={"tree": tree, "cut-11": "on", "cut-0": "on"}).text)
+    said = {
+        li.attrs["data-path"]: next(li.iter("label")).text for li in shown["tree"].iter("li") if li.attrs["data-path"]
+    }
+    assert said["1"].startswith("✓ right: searched (not pruned)")  # unticked, searched
+    assert said["11"].startswith("✓ right: pruned")  # ticked, pruned
+    assert said["12"].startswith("✗ wrong: pruned (you left it unticked)")
+    assert said["0"].startswith("✗ wrong: searched (not pruned) (you ticked it)")

@@ -31,6 +31,7 @@ def test_a_laid_picture_is_the_drawn_board_pixel_for_pixel(marks, line):
     assert picture.parts().compose(marks, line).rows == picture.draw(marks, line).rows
 
 
+@pytest.mark.slow
 def test_every_winning_line_of_either_mark_is_laid_as_drawn():
     for n, line in enumerate(picture.LINES):
         mark = "XO"[n % 2]

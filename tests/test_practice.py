@@ -66,3 +66,14 @@ def test_a_random_position_is_live_and_worth_a_guess(client):
 def test_reviews_and_explore_pages_link_to_practice(client):
     assert Page(client.get("/explore/X...O....").text)["practice-here"].attrs["href"] == "/practice/?position=X...O...."
     assert Page(client.get("/review/0-4?ply=2").text)["practice-here"].attrs["href"] == "/practice/?position=X...O...."
+
+
+def test_the_quiz_and_the_drills_are_named_apart_and_point_to_each_other(client):
+    quiz = Page(client.get(f"/practice/?position={POS}").text)
+    assert next(quiz.root.iter("title")).text.startswith("Practice: who wins?")
+    assert "Who wins?" in [a.text for a in quiz.root.iter("a")]  # the menu's name for it
+    drills = {a.attrs["href"] for a in quiz["to-drills"].iter("a")}
+    assert drills == {"/learn/practice/backup"} and "drills: back up values, prune" in quiz["to-drills"].text
+    learn = Page(client.get("/learn/").text)
+    assert "Drills" in learn["tools"].text and "Practise the algorithm" not in learn["tools"].text
+    assert [a.attrs["href"] for a in learn["to-quiz"].iter("a")] == ["/practice/"]

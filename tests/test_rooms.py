@@ -13,7 +13,8 @@ import redis
 from tests import servers
 from tests.conftest import records
 from tests.page import Page
-from ttt_web.core.room import GUEST, HOST, Room, RoomError, issue_id, issued, new_key, valid_id
+from ttt_web.core.room import Room, RoomError
+from ttt_web.core.room_record import GUEST, HOST, issue_id, issued, new_key, valid_id
 from ttt_web.rooms import page as roompage
 from ttt_web.web.moves import NOT_FROM_HERE
 

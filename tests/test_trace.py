@@ -58,6 +58,11 @@ def test_the_empty_board_sampled(pruning):
             assert as_snapshot(core_trace.step(EMPTY, number, pruning)) == snapshot, number
 
 
+def test_the_count_of_calls_from_the_empty_board_is_the_literatures():
+    assert (core_trace.total(EMPTY, False)[1], core_trace.total(EMPTY, True)[1]) == (549_946, 18_297)
+
+
+@pytest.mark.slow
 def test_the_count_of_calls_from_the_empty_board():
     assert core_trace.total(EMPTY, False)[1] == 549_946 == len(calls(EMPTY))
     t = tracer.Tracer(pruning=True)

@@ -15,12 +15,14 @@ from .core import tictactoe as ttt
 from .core.options import NAME_PATTERN, NAME_RULE
 from .explore import views as explore
 from .grade import cli as grade_cli
+from .grade import download as grade_download
 from .learn import views as learn_views
 from .play import games
 from .play import views as play
 from .practice import views as practice
 from .review import picture, retry
 from .review import views as review
+from .rooms import seats as roomseats
 from .rooms import store as roomstore
 from .rooms import stream as roomstream
 from .rooms import views as rooms
@@ -67,8 +69,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(games.bp)
     app.register_blueprint(explore.bp)
     app.cli.add_command(grade_cli.command)
+    app.register_blueprint(grade_download.bp)
     app.register_blueprint(practice.bp)
     app.register_blueprint(rooms.bp)
+    app.register_blueprint(roomseats.bp)
     app.register_blueprint(learn_views.bp)
     app.register_blueprint(theme.bp)
     limits.init_app(app)

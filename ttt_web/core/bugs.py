@@ -74,15 +74,17 @@ BUGS = (
         "instead of blocking, which matters only against an opponent who can make mistakes.",
     ),
     Bug(
-        "First move wins ties",
+        "No depth, and the first move wins ties",
         "first-tie",
         LEGAL,
         first_tie,
         "if v > best_value: best_move = action  # the first of equal moves stays",
-        "Legal, and CS50 accepts it: any of the equal moves is optimal. It plays the same move "
-        "every time in the same position, so it is predictable. The weaker move shown below comes "
-        "from ignoring depth, not from taking the first of the ties: with depth, losses are not all "
-        "worth the same, and the first of the slowest losses is the engine's own move.",
+        "Legal, and CS50 accepts it: any of the equal moves is optimal. Like the version above, it "
+        "scores a win 1 however many moves it takes; of the moves of equal value it keeps the first, "
+        "row by row, so it plays the same move every time in the same position and is predictable. "
+        "Its weaker move below comes from the missing depth: when every move loses, all are worth "
+        "the same to it, and the first of them may lose at once. With depth, the first of the "
+        "slowest losses there is the engine's own move.",
     ),
 )
 

@@ -1,6 +1,5 @@
-"""A room: games between two people on two devices, through a link. Plain JSON-native
-data, kept in the shared store under the room's id, so that any worker on any host serves
-it; each player's session holds only the key to their seat, and the room keeps a hash of it.
+"""A room's rules: games between two people on two devices, through a link. What is stored
+(the room's signed id, its seats, the moves, the score) is core/room_record.py.
 
 The host's seat (first taken by whoever made the room) plays X in odd rounds and O in even
 ones: sides swap at each rematch, so each opens in turn. A player who leaves gives up their
@@ -11,21 +10,14 @@ RoomError with the reason, for the player.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import hmac
-import secrets
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields, replace
-from functools import cached_property
+from dataclasses import dataclass, replace
 
 from ..core import tictactoe as ttt
-from .game import Game, GameError
-from .options import name_problem, valid_name
-
-HOST, GUEST = 0, 1
-ID_LENGTH = 22  # characters of a room id: 16 bytes, URL-safe
-ID_NONCE = 10  # of which random: 80 bits; the other 6 sign them (issued)
+from .game import GameError
+from .options import name_problem
+from .room_record import GUEST, HOST, RoomRecord, issue_id, new_key, seat_hash
 
 
 class RoomError(ValueError):
@@ -37,56 +29,10 @@ class RoomError(ValueError):
         self.status = status
 
 
-def new_key() -> str:
-    """A secret that proves a seat: it stays in its player's session."""
-    return secrets.token_urlsafe(16)
-
-
-def seat_hash(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()[:32]
-
-
-def valid_id(text: str) -> bool:
-    return len(text) == ID_LENGTH and text.isascii() and all(c.isalnum() or c in "-_" for c in text)
-
-
-def issue_id(secret: bytes) -> str:
-    """A new room's id: random, and signed with the site's `secret`, so that an id the site
-    never issued can be told from a room that has closed without keeping closed rooms."""
-    nonce = secrets.token_bytes(ID_NONCE)
-    return base64.urlsafe_b64encode(nonce + _id_signature(nonce, secret)).decode().rstrip("=")
-
-
-def issued(room_id: str, secret: bytes) -> bool:
-    """Whether `room_id` is one issue_id made with `secret` (the room may have closed since)."""
-    if not valid_id(room_id):
-        return False
-    try:
-        raw = base64.urlsafe_b64decode(room_id + "==")
-    except ValueError:
-        return False
-    return len(raw) == 16 and hmac.compare_digest(raw[ID_NONCE:], _id_signature(raw[:ID_NONCE], secret))
-
-
-def _id_signature(nonce: bytes, secret: bytes) -> bytes:
-    return hmac.new(secret, b"room id:" + nonce, hashlib.sha256).digest()[: 16 - ID_NONCE]
-
-
 @dataclass(frozen=True)
-class Room:
-    id: str
-    seats: tuple[str, str]  # hashes of the host's and the guest's seat keys; "" while free
-    token: str  # this round's secret: each seat's own token is made from it (seat_token)
-    link: str  # the room's address in full, fixed when the room is made: to share, as a QR code
-    moves: tuple[int, ...] = ()
-    round: int = 1
-    resigned: int | None = None  # the player who resigned (or left during) this round
-    offer: int | None = None  # the player who offered a rematch of this finished round
-    declined: bool = False  # and whether the other said no
-    vacated: bool = False  # a player left, and nobody has taken their seat yet
-    score: tuple[int, int, int] = (0, 0, 0)  # the host's wins, the guest's wins, draws
-    names: tuple[str, str] = ("", "")  # the host's and the guest's, if they gave them
-    leaver: str = ""  # the name of the player who left the free seat, until someone takes it
+class Room(RoomRecord):
+    """The room's record (core/room_record.py), with its rules: whose turn it is, who won,
+    and every change a player may make."""
 
     @classmethod
     def open(cls, host_key: str, link: Callable[[str], str], name: str = "", *, secret: bytes) -> Room:
@@ -97,82 +43,11 @@ class Room:
         room_id = issue_id(secret)
         return cls(id=room_id, seats=(seat_hash(host_key), ""), token=new_key(), link=link(room_id), names=(name, ""))
 
-    @classmethod
-    def from_data(cls, data: object) -> Room | None:
-        """The room as stored, or None if it is not a valid one."""
-        try:
-            values = {name: data[name] for name in FIELDS if name in data or name not in ADDED}
-            values.update({name: tuple(values[name]) for name in ("seats", "moves", "score", "names")})
-            room = cls(**values)
-            room.game  # noqa: B018 - replays the moves: illegal ones raise
-        except (KeyError, TypeError, ValueError, ttt.InvalidMoveError):
-            return None
-        return room if room._well_formed() else None
-
-    def _well_formed(self) -> bool:
-        return valid_id(self.id) and self._well_formed_texts() and self._well_formed_counts()
-
-    def _well_formed_texts(self) -> bool:
-        texts = (self.id, self.token, self.link, self.leaver, *self.seats, *self.names)
-        return (
-            len(self.seats) == 2
-            and len(self.names) == 2
-            and all(isinstance(text, str) for text in texts)
-            and all(valid_name(name) for name in (*self.names, self.leaver))
-        )
-
-    def _well_formed_counts(self) -> bool:
-        """The score, the round, and who resigned, offers or declined a rematch or left."""
-        return (
-            len(self.score) == 3
-            and all(type(n) is int and n >= 0 for n in (*self.score, self.round))
-            and self.resigned in (None, HOST, GUEST)
-            and self.offer in (None, HOST, GUEST)
-            and isinstance(self.declined, bool)
-            and isinstance(self.vacated, bool)
-        )
-
-    def to_data(self) -> dict:
-        return {name: list(value) if isinstance(value, tuple) else value for name, value in asdict(self).items()}
-
     # What the room is now.
-
-    @cached_property
-    def game(self) -> Game:
-        """This round's game, as two players on one screen would play it."""
-        return Game(token=self.token, mode="friend", moves=self.moves)
-
-    @property
-    def full(self) -> bool:
-        return all(self.seats)
-
-    @property
-    def empty(self) -> bool:
-        return not any(self.seats)
 
     @property
     def over(self) -> bool:
         return self.game.over or self.resigned is not None
-
-    def player(self, key: str | None) -> int | None:
-        """HOST or GUEST for the holder of seat key `key`; None for anyone else."""
-        if not key:
-            return None
-        digest = seat_hash(key)
-        for who, seat in enumerate(self.seats):
-            if seat and hmac.compare_digest(seat, digest):
-                return who
-        return None
-
-    def name(self, who: int) -> str:
-        """The name of player `who`: of the one who left, while their seat is free."""
-        return self.names[who] or (self.leaver if not self.seats[who] else "")
-
-    def seat_token(self, who: int) -> str:
-        """What proves a button or a link of this round was shown to player `who`: each seat
-        has its own, so that one player cannot make a link that moves for the other."""
-        digest = hmac.new(self.token.encode(), self.seats[who].encode(), hashlib.sha256).digest()
-        return base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")
 
     def mark(self, who: int) -> str:
         """The mark player `who` plays this round."""
@@ -290,7 +165,3 @@ class Room:
         tally = list(self.score)
         tally[2 if winner is None else winner] += 1
         return replace(self, score=tuple(tally))
-
-
-FIELDS = tuple(field.name for field in fields(Room))
-ADDED = ("leaver",)  # fields that rooms stored before them lack: those take their default

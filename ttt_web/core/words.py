@@ -1,12 +1,15 @@
 """Values in words: what a move leads to under perfect play, and how a game ended, said the
-way every page says it (each player's own moves counted, never the plies of both)."""
+way every page says it (each player's own moves counted, never the plies of both); and the
+line under the board, for whoever reads it (`Cast`, `status_lines`)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from . import tictactoe as ttt
 from .game import Game
 from .players import Players
-from .position import other, winner_of
+from .position import SIDES, cell_name, mark_of, other, winner_of
 
 MARKS = Players()  # nobody named: the players are X and O
 
@@ -67,6 +70,74 @@ def result_text(game: Game, players: Players = MARKS) -> str:
     own = (game.number + 1) // 2  # the winner moved last
     whose = players.possessive(game.winner)
     return f"{players.subject(game.winner)} won in {own} of {whose} moves ({game.number} in all)."
+
+
+@dataclass(frozen=True)
+class Cast:
+    """Who plays, as the line under the board speaks of them: `names` are X's player and O's
+    mid-sentence ("you", "the AI", "Ann", "your friend", or the mark when nobody named them);
+    `you` is the reader's mark ("" for a visitor watching, or for two friends who share one
+    screen: they read the line with each name's mark); `ai` is the AI's mark, against the AI;
+    `shared` says two friends take turns at one screen."""
+
+    names: tuple[str, str]
+    you: str = ""
+    ai: str = ""
+    shared: bool = False
+
+    @classmethod
+    def of_game(cls, game: Game) -> Cast:
+        """The players of a game on one screen: you and the AI, or two friends."""
+        if game.mode == "friend":
+            names = tuple(given or mark for given, mark in zip(game.names, SIDES, strict=True))
+            return cls((names[0], names[1]), shared=True)
+        you_first = game.side == SIDES[0]
+        return cls(("you", "the AI") if you_first else ("the AI", "you"), you=game.side, ai=other(game.side))
+
+    def name(self, mark: str) -> str:
+        """The player of `mark` mid-sentence, with the mark to a reader who plays neither side:
+        "Ann (X)"."""
+        given = self.names[SIDES.index(mark)]
+        return given if self.you or given == mark else f"{given} ({mark})"
+
+
+def status_lines(game: Game, cast: Cast) -> tuple[str, ...]:
+    """The line under the board, a sentence each: the move just played ("Ann played b2.") and
+    whose turn it is, or how the game ended."""
+    mover = mark_of(game.number - 1) if game.moves else ""
+    moved = f"{_cap(cast.name(mover))} played {cell_name(game.moves[-1])}" if mover else ""
+    if game.over:
+        return (ended(cast, game.winner, moved if mover == cast.ai else ""),)
+    return (f"{moved}.", _turn(game, cast)) if moved else (_turn(game, cast),)
+
+
+def _turn(game: Game, cast: Cast) -> str:
+    """Whose turn it is. Your mark is said, but for the AI's opponent once the AI has moved:
+    you chose it for the whole game."""
+    if game.to_move == cast.you:
+        return "Your turn." if cast.ai and game.moves else f"Your turn: place {cast.you}."
+    if cast.you:
+        return f"Waiting for {cast.name(game.to_move)} to move."
+    return f"{_cap(cast.name(game.to_move))} to move."
+
+
+def ended(cast: Cast, winner: str | None, final: str = "") -> str:
+    """How a game ended for the reader, `final` being the last move as told when it is the AI's
+    ("The AI played b2"): "You won!", "The AI played b2 and won.", "Ann won.", "It's a draw.";
+    two friends at one screen read "Ann (X) wins!"."""
+    if winner is None:
+        return f"{final}: it's a draw." if final else "It's a draw."
+    if winner == cast.you:
+        return "You won!"
+    if final:
+        return f"{final} and won."
+    if cast.shared:
+        return f"{_cap(cast.name(winner))} wins!"
+    return f"{_cap(cast.names[SIDES.index(winner)])} won."
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def counted(count: int, noun: str) -> str:

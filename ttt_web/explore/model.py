@@ -31,7 +31,7 @@ class MoveShown:
     judged: Judgement
     words: str
     refutation: list[tuple[str, str]]
-    refuted: bool  # the line refutes the move; else it is only a slower way
+    aside: str  # what the refutation line shows: "refuted by", or how much slower or faster
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,6 @@ def listed(here_: ttt.Board, action: ttt.Action, child: str) -> MoveShown:
     words = in_words(judged.played, mover, other(mover))
     marks = itertools.cycle((other(mover), mover))
     line = [(mark, action_name(a)) for mark, a in zip(marks, judged.refutation, strict=False)]
-    worse = judged.played.outcome != judged.best.outcome
     return MoveShown(
         cell=action_name(action),
         child=child,
@@ -91,8 +90,22 @@ def listed(here_: ttt.Board, action: ttt.Action, child: str) -> MoveShown:
         judged=judged,
         words=words,
         refutation=line if judged.verdict != "best" else [],
-        refuted=worse,
+        aside=aside(judged),
     )
+
+
+def aside(judged: Judgement) -> str:
+    """What the line after a move shows, from its mover's side: a worse outcome is refuted;
+    an outcome as good as the best move's is only reached at another depth ("a quicker loss
+    than the best move's"). The best move wins soonest or, when it loses, loses latest."""
+    played, best = judged.played, judged.best
+    if played.outcome != best.outcome:
+        return "refuted by"
+    if played.plies == best.plies:
+        pace = f"as fast a {played.outcome} as"
+    else:
+        pace = f"a {'slower' if played.plies > best.plies else 'quicker'} {played.outcome} than"
+    return f"{pace} the best move's: perfect play then goes"
 
 
 def title(text: str) -> str:

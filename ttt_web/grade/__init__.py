@@ -1,6 +1,7 @@
 """Grade a student's tictactoe.py (CS50 AI's interface) against every reachable position.
 
     python3 -m ttt_web.grade PATH/TO/tictactoe.py [--only minimax] [--python python3] [--json]
+    python3 grader.pyz PATH/TO/tictactoe.py  (the same, downloaded from the site's /learn/grader.pyz)
 
 The student's code runs in a child process, never in the web server, one call at a time
 under a time limit scaled to the machine, the whole run under a bound. Standard library
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from .checks import FUNCTIONS, checks
@@ -19,9 +21,9 @@ from .patterns import recognised
 from .progress import progress_bar
 from .report import to_json
 from .runner import LoadError, Student
-from .text import text_report
+from .text import LOCAL_SITE, heading, text_report
 
-SITE = "http://127.0.0.1:5000"
+SITE = LOCAL_SITE
 READS_INPUT = (
     "Your file reads input when it is imported: put the code that plays a game under "
     '`if __name__ == "__main__":` (CS50 runs it from runner.py).'
@@ -29,7 +31,8 @@ READS_INPUT = (
 
 
 def parser() -> argparse.ArgumentParser:
-    parse = argparse.ArgumentParser(prog="python -m ttt_web.grade", description=__doc__.split("\n\n")[0])
+    prog = f"python3 {os.path.basename(sys.argv[0])}" if sys.argv[0].endswith(".pyz") else "python -m ttt_web.grade"
+    parse = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     parse.add_argument("path", help="the student's tictactoe.py")
     parse.add_argument("--only", choices=FUNCTIONS, help="check this one function only")
     parse.add_argument("--python", default=sys.executable, help="the Python that runs the file (default: this one)")
@@ -45,23 +48,35 @@ def main(argv: list[str] | None = None) -> int:
     try:
         student = Student(args.path, args.python, args.call_seconds)
     except (LoadError, OSError) as error:
-        if str(error).startswith("EOFError"):
-            error = f"{error}\n{READS_INPUT}"
-        if args.json:
-            print(json.dumps({"file": args.path, "loaded": False, "passed": False, "error": str(error)}, indent=2))
-        else:
-            print(f"Could not load {args.path}:\n{error}", file=sys.stderr)
+        not_loaded(args, error)
         return 2
-    plan = list(checks(args.only))
-    bar = progress_bar(len(plan), shown=not args.json)
-    try:
-        tallies, choices, failing = run(student, plan, args.total_seconds, bar, said=None if args.json else sys.stderr)
-    finally:
-        bar.close()
-        student.close()
-    patterns = recognised(choices, failing) if "minimax" in tallies else []
+    live = not args.json and sys.stderr.isatty()  # the table line by line, as each function is done
+    tallies, patterns = graded(student, args, live)
     if args.json:
         print(json.dumps(to_json(args.path, tallies, patterns, args.site), indent=2))
     else:
-        print(text_report(args.path, tallies, patterns, args.site))
+        print(text_report(args.path, tallies, patterns, args.site, table=not (live and sys.stdout.isatty())))
     return 0 if all(t.ok for t in tallies.values()) else 1
+
+
+def not_loaded(args: argparse.Namespace, error: Exception) -> None:
+    said = f"{error}\n{READS_INPUT}" if str(error).startswith("EOFError") else str(error)
+    if args.json:
+        print(json.dumps({"file": args.path, "loaded": False, "passed": False, "error": said}, indent=2))
+    else:
+        print(f"Could not load {args.path}:\n{said}", file=sys.stderr)
+
+
+def graded(student: Student, args: argparse.Namespace, live: bool) -> tuple[dict, list]:
+    """Every planned check run (`live`: with the table and a progress bar on stderr): the
+    tallies and the known bugs recognised."""
+    plan = list(checks(args.only))
+    if live:
+        print(*heading(args.path), sep="\n", file=sys.stderr)
+    bar = progress_bar(len(plan), shown=live)
+    try:
+        tallies, choices, failing = run(student, plan, args.total_seconds, bar, said=sys.stderr if live else None)
+    finally:
+        bar.close()
+        student.close()
+    return tallies, recognised(choices, failing) if "minimax" in tallies else []

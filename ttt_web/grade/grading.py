@@ -10,6 +10,7 @@ from itertools import groupby
 from .checks import Check
 from .report import Failure, Tally
 from .runner import LoadError, Student
+from .text import table_line
 
 GIVE_UP_AFTER = {"minimax": 1}  # calls that run over before the rest of a function is skipped; 3 for the others
 GIVE_UP_BROKEN = 3  # calls that end the process or break the reply channel, likewise
@@ -65,6 +66,9 @@ class Run:
             tally.why_unchecked = f"gave up after {self.broken[tally.name]} calls {what}"
 
     def gave_up(self, function: str) -> bool:
+        if self.tallies[function].missing:  # every other check would say the same
+            self.tallies[function].why_unchecked = "the function is missing"
+            return True
         ran_over = self.timeouts[function] >= GIVE_UP_AFTER.get(function, 3)
         return ran_over or self.broken[function] >= GIVE_UP_BROKEN
 
@@ -100,8 +104,7 @@ def run(student: Student, plan: list[Check], total_seconds: float, bar, said=Non
                 state.check(check, bar.refresh)
                 bar.update()
             if said is not None:
-                tally = state.tallies[function]
-                said.write(f"\r  {tally.label:<10} {tally.passed:>7,} / {tally.checked:<7,} {tally.status}\n")
+                said.write(f"\r{table_line(state.tallies[function])}\n")
     except LoadError as error:
         for tally in state.tallies.values():
             tally.why_unchecked = f"your file no longer loads after a crash: {str(error)[-200:]}"

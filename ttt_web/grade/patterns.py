@@ -44,6 +44,11 @@ def always_max(p: str) -> int:
     return utility(p) if over(p) else max(always_max(child) for _, child in moves(p))
 
 
+def min_of_max(p: str) -> int:
+    """MIN's value when MIN takes the least of its moves but every level below maximizes."""
+    return utility(p) if over(p) else min(always_max(child) for _, child in moves(p))
+
+
 def argbest(p: str, score: Callable[[str], int], maximizing: bool) -> set[Action]:
     scored = {action_of(n): score(child) for n, child in moves(p)}
     best = max(scored.values()) if maximizing else min(scored.values())
@@ -66,6 +71,12 @@ MODELS: dict[str, tuple[Callable[[str], set[Action]], str]] = {
         "On O's turn your minimax plays as if it were X: `max(actions(board), key=lambda a: "
         "min_value(result(board, a)))` is right for X only. When player(board) is O, use "
         "`min(actions(board), key=lambda a: max_value(result(board, a)))`.",
+    ),
+    "max_value calls max_value": (
+        lambda p: argbest(p, always_max if not x_to_move(p) else min_of_max, x_to_move(p)),
+        "MIN's turns are played as MAX's: your max_value calls max_value where it should call min_value, "
+        "so once MAX has moved, every level below maximizes. max_value must call min_value on each "
+        "result, and min_value must call max_value.",
     ),
     "min_value takes the max": (
         lambda p: argbest(p, always_max, x_to_move(p)),

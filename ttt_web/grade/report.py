@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..core.costs import over, to_move
-from .wrong import INVALID_ACCEPTED, NOT_A_SET, TIMEOUT, Action, Wrong
+from .wrong import INVALID_ACCEPTED, MISSING, NOT_A_SET, TIMEOUT, Action, Wrong
 
 KEPT = 3  # failures kept per kind of failure, the first met
 CALLERS = {  # which functions a CS50 solution builds on each one
@@ -21,6 +21,15 @@ CALLERS = {  # which functions a CS50 solution builds on each one
     "minimax": (),
 }
 HARMLESS = {INVALID_ACCEPTED, NOT_A_SET}  # failures that cannot make a caller fail
+
+
+def depending_on(name: str) -> set[str]:
+    """The functions that call `name`, directly or through another function."""
+    found, frontier = set(), set(CALLERS[name])
+    while frontier:
+        found |= frontier
+        frontier = {caller for f in frontier for caller in CALLERS[f]} - found
+    return found
 
 
 @dataclass(frozen=True)
@@ -44,6 +53,10 @@ class Tally:
     movers: Counter = field(default_factory=Counter)  # who was to move where it failed ("" when over)
     failures: list[Failure] = field(default_factory=list)
 
+    @property
+    def missing(self) -> bool:
+        return bool(self.kinds[MISSING])
+
     def record(self, failure: Failure | None) -> None:
         self.checked, self.unchecked = self.checked + 1, self.unchecked - 1
         if failure is None:
@@ -66,6 +79,8 @@ class Tally:
 
     @property
     def status(self) -> str:
+        if self.missing:
+            return f"MISSING: your file has no function named {self.name}"
         parts = [f"FAILED in {self.failed:,}"] if self.failed else []
         if self.kinds[TIMEOUT]:
             parts.append(f"{self.kinds[TIMEOUT]:,} ran over the time limit")
@@ -83,11 +98,12 @@ class Tally:
 
 
 def fix_first(tallies: dict[str, Tally]) -> str | None:
-    """The first failing function whose failures can explain another function's failures."""
+    """The failing function whose failures can explain every other function's failures:
+    each other failing function calls it, directly or through another."""
     failing = [t for t in tallies.values() if not t.ok]
     for tally in failing:
-        callers = {t.name for t in failing} & set(CALLERS[tally.name])
-        if callers and tally.can_break_callers():
+        others = {t.name for t in failing} - {tally.name}
+        if others and others <= depending_on(tally.name) and tally.can_break_callers():
             return tally.name
     return None
 

@@ -1,4 +1,5 @@
-"""The grader's side of the student's process: one call at a time, each under a time limit.
+"""The grader's side of the student's process: one call at a time, each under a time limit
+counted in the process's processor time (so that a loaded machine does not shorten it).
 A call that runs over, a process that dies or a reply that is not one costs that call
 only: the process and everything it started are ended, and it is started again for the
 next call. The student's process runs in a session of its own, with its memory, file
@@ -6,6 +7,7 @@ size and (for a user other than root, whom Linux does not bound) process count l
 
 from __future__ import annotations
 
+import importlib.resources
 import json
 import os
 import resource
@@ -25,7 +27,10 @@ MEMORY_BYTES = 2 << 30
 FILE_BYTES = 1 << 20  # any file the student's code writes
 REPLY_BYTES = 1 << 20  # one reply line; a longer one is not a reply
 STOP_SECONDS = 2  # for the child to say where it was stopped
-YARDSTICKS = 500  # the per-call limit, in yardstick calls (about 20 s on a 2020s laptop)
+TEXTBOOK = 225  # yardsticks of processor time a textbook minimax (no memo) takes on the empty board
+YARDSTICKS = 3 * TEXTBOOK  # the per-call limit, in yardsticks of processor time (about 16 s here)
+WALL_SHARE = 6  # a call also ends after this many times its limit in wall-clock time (sleeping, starved)
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 KEYS = {"got", "raised", "missing"}
 
 
@@ -59,6 +64,44 @@ def valid(reply: object) -> str | None:
     return None
 
 
+def child_script() -> list[str]:
+    """child.py as the student's Python runs it: its path, or its text when it is in a zipapp."""
+    if CHILD.is_file():
+        return [str(CHILD)]
+    return ["-c", importlib.resources.files(__package__).joinpath("child.py").read_text()]
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The processor time (user and system) process `pid` has used, from /proc; None where
+    it cannot be read."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+class Overran:
+    """A call's limit, in the processor time of the student's process: how much it used."""
+
+    def __init__(self, pid: int, seconds: float, textbook: float) -> None:
+        self.pid, self.seconds, self.textbook = pid, seconds, textbook
+        self.cpu_start, self.wall_start = cpu_seconds(pid), time.monotonic()
+
+    def used(self) -> float:
+        now = cpu_seconds(self.pid)
+        return 0.0 if now is None or self.cpu_start is None else now - self.cpu_start
+
+    def reached(self) -> bool:
+        return self.used() >= self.seconds
+
+    def said(self) -> dict:
+        """What the report says of the call: processor and wall-clock seconds it took."""
+        wall = time.monotonic() - self.wall_start
+        cpu = self.used() if self.cpu_start is not None else wall
+        return {"cpu": round(cpu, 1), "wall": round(wall, 1), "textbook": round(self.textbook, 1)}
+
+
 class Student:
     """A student's tictactoe.py, run by `child.py` in a process of its own."""
 
@@ -72,10 +115,15 @@ class Student:
         self.start()
         self.call_seconds = call_seconds or max(5.0, round(YARDSTICKS * self.yardstick))
 
+    @property
+    def textbook_seconds(self) -> float:
+        """About how long a textbook minimax takes on the empty board here, in processor time."""
+        return TEXTBOOK * self.yardstick
+
     def start(self) -> None:
         environment = os.environ | {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
         self.process = subprocess.Popen(
-            [self.python, str(CHILD), self.path, *([] if self.yardstick else ["--yardstick"])],
+            [self.python, *child_script(), self.path, *([] if self.yardstick else ["--yardstick"])],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -106,32 +154,48 @@ class Student:
             self.process.stdin.flush()
         except BrokenPipeError:
             pass  # it died on an earlier call; read() sees the end
-        reply = self.read(seconds, waiting)
-        if reply is None:
-            code = self.process.poll()
-            where = self.stopped() if code is None else []
+        reply = self.timed(seconds, waiting)
+        if isinstance(reply, Overran):
+            took, code = reply.said(), self.process.poll()  # before the process is ended
+            where, depth = self.stopped() if code is None else ([], 0)
             self.restart()
-            return {"timeout": seconds, "call": name, "where": where} if code is None else {"crashed": code}
+            if code is not None:
+                return {"crashed": code}
+            return {"timeout": seconds, "call": name, "where": where, "depth": depth} | took
         if wrong := reply if isinstance(reply, NotAReply) else valid(reply):
             self.restart()  # the channel is out of step: what follows cannot be trusted
             return {"invalid": wrong}
         return reply
 
-    def stopped(self) -> list:
-        """Where the student's code was when stopped, as the child tells it (if it can)."""
+    def timed(self, seconds: float, waiting: Callable[[], None] | None) -> object:
+        """The next reply, or an Overran when the call used `seconds` of processor time (or,
+        where the process's processor time cannot be read, of wall-clock time), or
+        WALL_SHARE times as much wall-clock time, so that a loaded machine is no slower."""
+        assert self.process
+        overran = Overran(self.process.pid, seconds, self.textbook_seconds)
+        if overran.cpu_start is None:
+            reply = self.read(seconds, waiting)
+        else:
+            reply = self.read(WALL_SHARE * seconds, waiting, overran.reached)
+        return overran if reply is None else reply
+
+    def stopped(self) -> tuple[list, int]:
+        """Where the student's code was when stopped, as the child tells it (if it can), and
+        how many calls deep in the student's file."""
         assert self.process
         try:
             self.process.send_signal(signal.SIGUSR1)
         except ProcessLookupError:
-            return []
+            return [], 0
         reply = self.read(STOP_SECONDS)
-        where = reply.get("stopped") if isinstance(reply, dict) else None
-        return where if isinstance(where, list) else []
+        reply = reply if isinstance(reply, dict) else {}
+        where, depth = reply.get("stopped"), reply.get("depth")
+        return (where if isinstance(where, list) else []), (depth if type(depth) is int else 0)
 
-    def read(self, seconds: float, waiting: Callable[[], None] | None = None) -> object:
-        """The next reply line, parsed; None if none comes within `seconds` or the process
-        ends; a NotAReply if the line is too long or not JSON."""
-        trouble = self.fill(time.monotonic() + seconds, waiting)
+    def read(self, seconds: float, waiting: Callable[[], None] | None = None, enough=lambda: False) -> object:
+        """The next reply line, parsed; None if none comes within `seconds`, before `enough()`
+        says so, or before the process ends; a NotAReply if the line is too long or not JSON."""
+        trouble = self.fill(time.monotonic() + seconds, waiting, enough)
         if trouble is not True:
             return trouble
         line, self.buffer = self.buffer.split(b"\n", 1)
@@ -142,16 +206,16 @@ class Student:
         except ValueError:
             return NotAReply(f"a line that is not JSON: {line[:60]!r}")
 
-    def fill(self, deadline: float, waiting: Callable[[], None] | None) -> object:
-        """Read until the buffer holds a whole line (True), the deadline passes or the
-        process ends (None), or REPLY_BYTES come without a newline (a NotAReply)."""
+    def fill(self, deadline: float, waiting: Callable[[], None] | None, enough) -> object:
+        """Read until the buffer holds a whole line (True), the deadline passes, `enough()`
+        or the process ends (None), or REPLY_BYTES come without a newline (a NotAReply)."""
         assert self.process and self.process.stdout
         fd = self.process.stdout.fileno()
         while b"\n" not in self.buffer:
             left = deadline - time.monotonic()
-            if left <= 0:
+            if left <= 0 or enough():
                 return None
-            if not select.select([fd], [], [], min(left, 0.5))[0]:
+            if not select.select([fd], [], [], min(left, 0.25))[0]:
                 _ = waiting and waiting()
                 continue
             chunk = os.read(fd, 1 << 16)

@@ -10,6 +10,8 @@ from .patterns import Pattern
 from .report import Failure, Tally, explorer, fix_first, link
 from .wrong import TIMEOUT
 
+LOCAL_SITE = "http://127.0.0.1:5000"  # `make run`'s
+TABLE_HEAD = f"  {'function':<10} {'passed':>7} / {'checked':<7}"
 SHOWN = 3  # failures drawn per function (at least one of each kind)
 SLOW_SHARE = 0.5  # minimax taking more than this share of the time (and SLOW_SECONDS) earns a hint
 SLOW_SECONDS = 10
@@ -91,25 +93,40 @@ def timing_lines(tallies: dict[str, Tally]) -> list[str]:
     return lines
 
 
-def text_report(path: str, tallies: dict[str, Tally], patterns: list[Pattern], site: str) -> str:
-    lines = table_lines(path, tallies)
-    for tally in (t for t in tallies.values() if t.failures):
+def text_report(path: str, tallies: dict[str, Tally], patterns: list[Pattern], site: str, table: bool = True) -> str:
+    """The report; without its `table` when the table was already shown line by line."""
+    lines = table_lines(path, tallies) if table else []
+    for tally in (t for t in tallies.values() if t.failures and not t.missing):  # the table says it once
         lines += failure_lines(tally, site)
     lines += patterns_lines(patterns, site)
     lines += timing_lines(tallies)
     if any(t.failures for t in tallies.values()):
-        lines += ["", f"The explore links open this project's explorer at {site}: start the site with `make run`."]
+        lines += ["", explore_footer(site)]
     return "\n".join([*lines, "", LEARNING, "", verdict(tallies)])
+
+
+def explore_footer(site: str) -> str:
+    if site.rstrip("/") == LOCAL_SITE:
+        return f"The explore links open this project's explorer at {LOCAL_SITE}: start the site with `make run`."
+    return f"The explore links open the explorer at {site.rstrip('/')}."
+
+
+def heading(path: str) -> list[str]:
+    return [f"Grading {path} against every reachable position of tic-tac-toe.", "", TABLE_HEAD]
 
 
 def table_lines(path: str, tallies: dict[str, Tally]) -> list[str]:
     """The heading and the table of the functions: passed of checked, and the status."""
-    lines = [f"Grading {path} against every reachable position of tic-tac-toe.", ""]
-    lines.append(f"  {'function':<10} {'passed':>7} / {'checked':<7}")
-    lines += [f"  {t.label:<10} {t.passed:>7,} / {t.checked:<7,} {t.status}" for t in tallies.values()]
+    lines = heading(path) + [table_line(t) for t in tallies.values()]
     if "utility" in tallies and tallies["utility"].found:
         lines += ["", "utility (found as `score`, CPSC 481's name): CS50's check50 needs it named `utility`."]
     return lines
+
+
+def table_line(tally: Tally) -> str:
+    if tally.missing:
+        return f"  {tally.label:<10} {'':>7}   {'':<7} {tally.status}"
+    return f"  {tally.label:<10} {tally.passed:>7,} / {tally.checked:<7,} {tally.status}"
 
 
 def patterns_lines(patterns: list[Pattern], site: str) -> list[str]:
@@ -123,8 +140,13 @@ def patterns_lines(patterns: list[Pattern], site: str) -> list[str]:
 
 def verdict(tallies: dict[str, Tally]) -> str:
     """Passed, or the functions not passed and which to fix first."""
-    failing = [t.label for t in tallies.values() if not t.ok]
-    said = "All checks passed." if not failing else f"Not passed: {', '.join(failing)}."
+    failing = [t.label for t in tallies.values() if not t.ok and not t.missing]
+    missing = [t.name for t in tallies.values() if t.missing]
+    said = [listed("Not passed", failing), listed("Missing from your file", missing)]
     if first := fix_first(tallies):
-        said += f" Fix {first} first: the functions after it that call it may fail only because of it."
-    return said
+        said.append(f"Fix {first} first: every other function that fails calls it, and may fail only because of it.")
+    return " ".join(part for part in said if part) or "All checks passed."
+
+
+def listed(heading: str, names: list[str]) -> str:
+    return f"{heading}: {', '.join(names)}." if names else ""

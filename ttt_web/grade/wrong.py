@@ -6,9 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 TIMEOUT = "ran over the time limit"
+MISSING = "missing"
 NOT_A_SET = "not a set"
 INVALID_ACCEPTED = "invalid moves accepted"
 RAISES_ON_VALID = "valid actions raise too"
+DEEP = 4  # calls deep in the student's file: a search under way, not a loop
 Action = tuple[int, int]
 
 
@@ -27,13 +29,9 @@ def failed(reply: dict, expected: str = "an answer") -> Wrong | None:
     """What went wrong with the call itself, whatever the function."""
     if "missing" in reply:
         why = f"tictactoe.py has no function named {reply['missing']}"
-        return Wrong("a function by that name", "none", why, "missing")
+        return Wrong("a function by that name", "none", why, MISSING)
     if "timeout" in reply:
-        why = (
-            f"{reply.get('call', 'it')} did not answer within {reply['timeout']:g} s on this board: an infinite loop?"
-            " Or a search that would finish but too slowly (memoize or prune; --call-seconds gives it longer)"
-        )
-        return Wrong(expected, "no answer", why, TIMEOUT, tuple(reply.get("where") or ()))
+        return Wrong(expected, "no answer", ran_over(reply), TIMEOUT, tuple(reply.get("where") or ()))
     if "crashed" in reply:
         return Wrong(expected, "no answer", f"the program ended (exit status {reply['crashed']})", "crashes")
     if "invalid" in reply:
@@ -46,6 +44,25 @@ def failed(reply: dict, expected: str = "an answer") -> Wrong | None:
         why = "it changed the board it was given"
         return Wrong("the board given left as it was", "the board changed", why, "changed the board")
     return None
+
+
+def ran_over(reply: dict) -> str:
+    """Why a call that ran over its limit did: how long it took, beside what a textbook
+    minimax takes here, and what the student's code was doing when it was stopped."""
+    call, limit = reply.get("call", "it"), reply["timeout"]
+    cpu, wall = reply.get("cpu", limit), reply.get("wall", limit)
+    if cpu < limit:  # stopped by the wall clock: it hardly ran
+        return f"{call} used only {cpu:g} s of processor time in {wall:g} s: is it waiting (sleep, a lock)?"
+    took = f"{call} took over {limit:g} s of processor time on this board"
+    if call == "minimax" and reply.get("textbook"):
+        took += f" (a textbook minimax takes about {reply['textbook']:.0f} s here)"
+    depth = reply.get("depth", 0)
+    if depth >= DEEP:
+        return (
+            f"{took}: it was {depth} calls deep in its search when stopped, a search that would finish but too "
+            "slowly: memoize or prune (alpha-beta); --call-seconds gives it longer"
+        )
+    return f"{took}, and was not deep in a search when stopped: a loop that never ends?"
 
 
 def shown(got: object) -> str:

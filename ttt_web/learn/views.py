@@ -21,6 +21,7 @@ bp = Blueprint("learn", __name__, url_prefix="/learn")
 CACHE = PUBLIC_FOR_A_DAY  # a page that depends on its URL alone
 POSITION_HELP = "A position is 9 characters read row by row: X, O or a dot for an empty cell, like X...O...."
 DEFAULT_LIMITED = "X...O...."
+FINISHED = "That game is over: depth-limited search needs a game still going, since a finished game is its utility."
 FIRST_TRACE = "X.O.X.O.."  # a few hundred steps, and alpha-beta prunes half of them
 bp.register_blueprint(practice.bp)
 
@@ -37,7 +38,13 @@ def trace_pasted():
     try:
         position = parse(pasted)
     except BoardError as error:
-        page = render_template("learn/index.html", first=FIRST_TRACE, pasted=pasted, paste_error=str(error))
+        page = render_template(
+            "learn/index.html",
+            first=FIRST_TRACE,
+            pasted=pasted,
+            paste_error=str(error),
+            pruning=request.args.get("pruning"),
+        )
         return Response(page, status=400)
     endpoint = "learn.alphabeta" if request.args.get("pruning") else "learn.trace"
     return redirect(url_for(endpoint, text=position), 303)
@@ -88,12 +95,12 @@ def traced(text: str, pruning: bool):
 @bp.get("/limited/<text>")
 def limited(text: str):
     text = checked(text)
-    if over(text):
-        abort(404, "Depth-limited search needs a game not yet over: every finished game is its utility.")
     depth = whole(request.args.get("depth", "2"))
     evaluation = request.args.get("evaluation", "open-lines")
     if depth not in core_limited.DEPTHS or evaluation not in core_limited.EVALUATIONS:
         abort(400, "Choose a depth limit from 1 to 9 and one of the evaluations offered.")
+    if over(text):
+        return limited_form(text, FINISHED, depth, evaluation)
     found = core_limited.compare(text, depth, evaluation)
     live, wrong = core_limited.mistakes(depth, evaluation)
     page = render_template(
@@ -111,15 +118,35 @@ def limited(text: str):
 
 @bp.get("/limited/")
 def limited_start():
-    """The first visit, or the form with a board typed or pasted in any form `parse` reads."""
+    """The first visit, or the form with a board typed or pasted in any form `parse` reads;
+    a board it cannot search comes back in the form, with what is wrong beside it."""
     if "board" not in request.args:
         return redirect(url_for("learn.limited", text=DEFAULT_LIMITED), 303)
+    depth, evaluation = request.args.get("depth", "2"), request.args.get("evaluation", "open-lines")
     try:
         position = parse(request.args["board"])
     except BoardError as error:
-        abort(400, str(error))
+        return limited_form(request.args["board"], str(error), depth, evaluation)
+    if over(position):
+        return limited_form(request.args["board"], FINISHED, depth, evaluation)
     chosen = {key: request.args[key] for key in ("depth", "evaluation") if key in request.args}
     return redirect(url_for("learn.limited", text=position, **chosen), 303)
+
+
+def limited_form(board: str, problem: str, depth: int | str, evaluation: str) -> Response:
+    """The depth-limited form alone, with the student's board, depth and evaluation kept and
+    what is wrong with the board beside it."""
+    page = render_template(
+        "learn/limited.html",
+        found=None,
+        board=board,
+        problem=problem,
+        depth=int(depth) if str(depth).isdigit() else depth,
+        evaluation=evaluation,
+        depths=core_limited.DEPTHS,
+        evaluations=core_limited.EVALUATIONS.values(),
+    )
+    return Response(page, status=400)
 
 
 def warm() -> None:

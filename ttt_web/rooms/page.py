@@ -17,8 +17,9 @@ from markupsafe import Markup
 
 from ..core import tictactoe as ttt
 from ..core.game import Game, format_moves
-from ..core.position import cell_name, mark_of, position_of
+from ..core.position import position_of
 from ..core.room import GUEST, HOST, Room
+from ..core.words import Cast, ended, status_lines
 from ..web.board_view import BoardView, board_view
 from ..web.urls import url_for
 
@@ -179,12 +180,15 @@ def watching(room: Room) -> str:
 
 def room_status(room: Room, you: int | None, names: tuple[str, str]) -> tuple[str, str, str]:
     """(state, result, text) of the line above the board, for this visitor, who knows the
-    players by `names` (player_names)."""
+    players by `names` (player_names); the game's own sentences are core/words.py's."""
     if not room.full and not room.over:
         return "waiting", "", _waiting_for_a_friend(room, you, names)
+    by_mark = {room.mark(who): names[who] for who in (HOST, GUEST)}
+    cast = Cast((by_mark[ttt.X], by_mark[ttt.O]), you=room.mark(you) if you is not None else "")
     if room.over:
-        return "over", _result(room, you), _ending_for(room, you, names)
-    return _playing(room, you, names)
+        return "over", _result(room, you), _ending_for(room, you, names, cast)
+    state = "waiting" if you is not None and room.whose_turn() != you else "playing"
+    return state, "", " ".join(status_lines(room.game, cast))
 
 
 def _waiting_for_a_friend(room: Room, you: int | None, names: tuple[str, str]) -> str:
@@ -196,21 +200,9 @@ def _waiting_for_a_friend(room: Room, you: int | None, names: tuple[str, str]) -
     return "Waiting for your friend to join."
 
 
-def _playing(room: Room, you: int | None, names: tuple[str, str]) -> tuple[str, str, str]:
-    game, turn = room.game, room.whose_turn()
-    if you is None:
-        by = {room.mark(who): f"{cap(names[who])} ({room.mark(who)})" for who in (HOST, GUEST)}
-        last = f"{by[mark_of(len(game.moves) - 1)]} played {cell_name(game.moves[-1])}. " if game.moves else ""
-        return "playing", "", f"{last}{by[game.to_move]} to move."
-    last = f"{cap(names[1 - turn])} played {cell_name(game.moves[-1])}. " if game.moves else ""
-    if turn == you:
-        return "playing", "", f"{last}Your turn: place {room.mark(you)}."
-    return "waiting", "", f"{last}Waiting for {names[turn]} to move."
-
-
-def _ending_for(room: Room, you: int | None, names: tuple[str, str]) -> str:
+def _ending_for(room: Room, you: int | None, names: tuple[str, str], cast: Cast) -> str:
     """The round's ending; to the player who stayed, also that the other left after it."""
-    ending = _ending(room, names, you)
+    ending = _ending(room, names, cast)
     left_after = room.vacated and room.seats[room.resigned] if room.resigned is not None else room.vacated
     if you is not None and left_after:
         ending += f" {cap(names[1 - you])} left: send the link to someone else to play again."
@@ -227,11 +219,11 @@ def _result(room: Room, you: int | None) -> str:
     return "win" if winner == you else "loss"
 
 
-def _ending(room: Room, names: tuple[str, str], you: int | None) -> str:
+def _ending(room: Room, names: tuple[str, str], cast: Cast) -> str:
     winner = room.winner()
     if winner is None:
-        return "It's a draw."
-    won = "You won!" if winner == you else f"{cap(names[winner])} won."
+        return ended(cast, None)
+    won = ended(cast, room.mark(winner))
     if room.resigned is None:
         return won
     if not room.seats[room.resigned]:

@@ -13,7 +13,8 @@ from collections.abc import Callable
 
 from flask import Flask, after_this_request, current_app
 
-from ..core.room import Room, RoomError, valid_id
+from ..core.room import Room, RoomError
+from ..core.room_record import valid_id
 from ..store.base import Store, Table, Write, WriteConflict
 from ..store.live import PollingWatch, PublishingWatch, Watch
 from ..store.redis import RedisStore

@@ -12,8 +12,8 @@ from ..core import tictactoe as ttt
 from ..core.costs import reachable
 from ..core.game import Game
 from ..core.options import DEFAULTS
-from ..core.position import COLUMNS, EMPTY_BOARD, SIDES, action_of, cell_name, last_mover, mark_of, other, over
-from ..core.words import in_words, rank
+from ..core.position import COLUMNS, EMPTY_BOARD, SIDES, action_of, last_mover, other, over
+from ..core.words import Cast, in_words, rank, status_lines
 from .urls import url_for
 
 BLANK = Game(token="", **DEFAULTS)  # what a visitor with no game yet is shown
@@ -169,34 +169,11 @@ def _opponent(game: Game) -> str:
 
 
 def status(game: Game) -> Status:
-    """The line above the board: whose turn it is and the move just played, or the result."""
-    by = _last_move(game)
+    """The line under the board: the move just played and whose turn it is, or the result."""
+    lines = status_lines(game, Cast.of_game(game))
     if not game.over:
-        if game.mode == "friend":
-            turn = f"{game.name(game.to_move)} to move."
-        else:
-            turn = "Your turn." if by else f"Your turn: place {game.to_move}."
-        return Status("playing", "", (f"{by}.", turn) if by else (turn,))
-    return Status("over", game.winner or "", (_result(game, by),), game.outcome)
-
-
-def _last_move(game: Game) -> str:
-    """ "Ann (X) played b2", "The AI played b2", or "" (no move yet, or the human's own)."""
-    if not game.moves:
-        return ""
-    mover = mark_of(game.number - 1)
-    if game.mode == "friend":
-        return f"{game.name(mover)} played {cell_name(game.moves[-1])}"
-    return f"The AI played {cell_name(game.moves[-1])}" if mover == game.ai_side else ""
-
-
-def _result(game: Game, by: str) -> str:
-    result = game.outcome
-    if game.mode == "friend":
-        return {"win": f"{game.name(ttt.X)} wins!", "loss": f"{game.name(ttt.O)} wins!", "draw": "It's a draw."}[result]
-    if result == "loss":
-        return f"{by} and won."
-    return "You won!" if result == "win" else f"{by}: it's a draw." if by else "It's a draw."
+        return Status("playing", "", lines)
+    return Status("over", game.winner or "", lines, game.outcome)
 
 
 def ai_says(game: Game, teach_on: bool) -> str | None:
