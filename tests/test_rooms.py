@@ -227,6 +227,7 @@ def test_two_clients_play_a_whole_game_and_a_rematch(app):
     assert page["status"].text == "You won!" or page["status"].text == "Ann won."
     assert host.page()["status"].text == "You won!" and guest.page()["status"].text == "Ann won."
     assert host.page()["room-score"].attrs["data-host"] == "1"
+    assert guest.page()["rematch"].text.strip() == "Offer Ann a rematch (sides swap)"  # an offer, not a new game yet
     guest.post("rematch")
     assert guest.page()["offer"].text == "You offered a rematch. Waiting for Ann to answer."
     assert host.page()["offer"].text == "Bob offers a rematch, sides swapped."

@@ -133,7 +133,7 @@ def rematch(room: Room, you: int | None, names: tuple[str, str]) -> Rematch | No
         return Rematch(f"You offered a rematch. Waiting for {other} to answer.", "")
     if room.offer is not None and not room.declined:
         return Rematch(f"{cap(other)} offers a rematch, sides swapped.", "Accept", can_decline=True)
-    return Rematch("", "Play again, sides swapped")
+    return Rematch("", f"Offer {other} a rematch (sides swap)")
 
 
 def parts(room: Room, version: int, you: int | None) -> tuple[str, dict[str, str]]:
