@@ -41,7 +41,7 @@ def test_the_summary_counts_best_moves_and_names_the_turning_point(client):
     counts = {item.attrs["data-mark"]: item.attrs for item in page["review-summary"].iter("li")}
     assert (counts["X"]["data-best"], counts["X"]["data-played"]) == ("3", "3")
     assert (counts["O"]["data-best"], counts["O"]["data-played"]) == ("0", "2")
-    assert page["turning-point"].text == "Move 2, O at b1, turned a draw into a loss for O."
+    assert page["turning-point"].text == "Move 2, O at b1, turned a draw into a loss for O, with best play."
     assert (
         page["share-text"].text
         == "Tic-tac-toe, every move judged: X won in 3 of its moves (5 in all). X: 100 % accuracy. O: 75 % accuracy."
@@ -70,7 +70,7 @@ def test_the_mistake_says_whose_move_it_was_the_better_move_and_the_punishment(c
     said, line = page["verdict"].text.rstrip(".").split(": ", 2)[1:]
     assert said == (
         "O played b1, turning a draw into a loss. O should have played b2, which holds the draw;"
-        " after b1, X wins in 3 of its moves"
+        " after b1, with best play X wins in 3 of its moves"
     )
     assert page["verdict"].attrs["data-mark"] == "O"
     position = "XO......."

@@ -46,7 +46,7 @@ def test_the_ai_erred_first_yet_the_review_opens_on_your_turning_point(client):
     assert page["review-title"].text.startswith(f"Move {yours[0]} of 8: you played")
     assert page["verdict"].text.split(": ")[1].startswith("you played")
     assert page["turning-point"].text.startswith(f"Your turning point: Move {yours[0]}, you at")
-    assert page["turning-point"].text.endswith("for you.")
+    assert page["turning-point"].text.endswith("for you, with best play.")
     assert "The AI won in 4 of its moves (8 in all)." in page.title
 
 
@@ -105,7 +105,7 @@ def test_only_your_moves_are_retried_and_every_link_keeps_who_played(client):
 def test_two_people_are_named_in_the_review_and_its_share_text(client):
     page = review(client, "0-1-4-2-8", "x=Ann&o=Bob")
     assert page["verdict"].text.startswith("Mistake: Bob played b1, turning a draw into a loss. Bob should have")
-    assert page["turning-point"].text == "Move 2, Bob at b1, turned a draw into a loss for Bob."
+    assert page["turning-point"].text == "Move 2, Bob at b1, turned a draw into a loss for Bob, with best play."
     assert page["share-text"].text == (
         "Tic-tac-toe, every move judged: Ann won in 3 of their moves (5 in all)."
         " Ann (X): 100 % accuracy. Bob (O): 75 % accuracy."
@@ -117,7 +117,7 @@ def test_two_people_are_named_in_the_review_and_its_share_text(client):
 def test_the_share_text_against_the_ai_says_your_side_and_accuracy(client):
     page = review(client, "0-1-4-2-8", "you=X&ai=easy")
     assert page["share-text"].text == (
-        "Tic-tac-toe against the AI at easy, every move judged: You won in 3 of your moves (5 in all)."
+        "Tic-tac-toe against the AI at easy, every move judged: I won in 3 of my moves (5 in all)."
         " I played X, with 100 % accuracy."
     )
 

@@ -60,16 +60,19 @@ def ending(utility: int) -> str:
     return f"{winner} wins" if winner else "draw"
 
 
-def result_text(game: Game, players: Players = MARKS) -> str:
+def result_text(game: Game, players: Players = MARKS, sharer: bool = False) -> str:
     """How the game ended, the winner named as `players` name them: "Ann won in 3 of their
-    moves (5 in all).", "A draw.", or how many moves a game not over has."""
+    moves (5 in all).", "A draw.", or how many moves a game not over has; told by the one
+    who shares it ("I won in 3 of my moves") when `sharer`."""
     if not game.over:
         return f"unfinished after {game.number} {'move' if game.number == 1 else 'moves'}."
     if not game.winner:
         return "A draw."
     own = (game.number + 1) // 2  # the winner moved last
-    whose = players.possessive(game.winner)
-    return f"{players.subject(game.winner)} won in {own} of {whose} moves ({game.number} in all)."
+    who, whose = players.subject(game.winner), players.possessive(game.winner)
+    if sharer and game.winner == players.you:
+        who, whose = "I", "my"
+    return f"{who} won in {own} of {whose} moves ({game.number} in all)."
 
 
 @dataclass(frozen=True)

@@ -97,7 +97,7 @@ class Move:
         if judged.verdict == "inaccuracy":
             return f"{kind}: {played}, which {self.outlook(judged.played)}. {should}.{purpose}"
         after = in_words(judged.played, *self.players.naming(mark))
-        line = f"; after {self.cell}, {after}: {self.refutation}" if self.refutation else ""
+        line = f"; after {self.cell}, with best play {after}: {self.refutation}" if self.refutation else ""
         return f"{kind}: {played}, turning {turned_text(judged)}. {should}{line}.{purpose}"
 
 
@@ -112,9 +112,12 @@ def turning_point(moves: list[Move]) -> Move | None:
 
 
 def turned(move: Move) -> str:
-    """The turning point in words: "Move 2, you at b1, turned a draw into a loss for you"."""
+    """The turning point in words: "Move 2, you at b1, turned a draw into a loss for you, with
+    best play" (a later mistake may have turned it back)."""
     whose = "it" if move.actor == "the AI" else move.actor
-    said = f"Move {move.ply}, {move.actor} at {move.cell}, turned {turned_text(move.judged)} for {whose}"
+    said = (
+        f"Move {move.ply}, {move.actor} at {move.cell}, turned {turned_text(move.judged)} for {whose}, with best play"
+    )
     if move.players.against_ai and not move.players.learns(move.mark):
         return f"None of your moves changed the result. {said}, on purpose."
     return f"{said}."
@@ -166,7 +169,7 @@ def percent(share: float) -> str:
 
 def share_text(game: Game, players: Players, tally: list[Tally]) -> str:
     """What the share box offers to send: the result and the accuracy, with the players named."""
-    result = result_text(game, players)
+    result = result_text(game, players, sharer=True)
     if players.against_ai:
         mine = next((t for t in tally if t.mark == players.you), None)
         accurate = f", with {percent(mine.accuracy)} accuracy" if mine else ""
