@@ -80,6 +80,9 @@ def test_practice_graded_in_the_browser(page: Page):
     expect(page.locator("#why li")).to_have_text(
         "D is MIN: it takes the smallest of its children's values, MIN(14, 5, 2) = 2."
     )
+    assert "check=1" in page.url and "v-2=14" in page.url  # the answers are in the address
+    page.goto(page.url)  # so a shared link (or a reload) shows the same check
+    expect(page.locator("#drill-score")).to_have_attribute("data-right", "3")
     assert_accessible(page)
     page.screenshot(path=servers.ROOT / "screenshots" / "learn-backup-graded-1280x800.png", full_page=True)
 

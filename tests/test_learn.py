@@ -313,12 +313,12 @@ def test_each_practice_move_names_the_player_whose_turn_it_was(client, mode):
 def test_backing_up_is_graded_and_a_wrong_node_shows_its_children(client):
     tree = "((3,12,8),(2,4,6),(14,5,2))"
     answers = {"v-root": "3", "v-0": "3", "v-1": "2", "v-2": "14"}
-    shown = Page(client.post("/learn/practice/backup", data={"tree": tree, **answers}).text)
+    shown = Page(client.get("/learn/practice/backup", query_string={"check": "1", "tree": tree, **answers}).text)
     assert shown["drill-score"].attrs["data-right"] == "3"
     assert [li.attrs["data-path"] for li in shown["why"].iter("li")] == ["2"]
     assert "MIN(14, 5, 2) = 2" in shown["why"].text
     right = {**answers, "v-2": "2"}
-    shown = Page(client.post("/learn/practice/backup", data={"tree": tree, **right}).text)
+    shown = Page(client.get("/learn/practice/backup", query_string={"check": "1", "tree": tree, **right}).text)
     assert shown["drill-score"].attrs["data-right"] == "4"
 
 
@@ -330,9 +330,9 @@ def test_pruning_is_graded_against_the_independent_alphabeta(client):
     never = {p for p in core_drill.paths(core_drill.parse(tree)) if p not in seen}
     assert never == {"11", "12"}  # the textbook's figure: C's last two leaves
     ticked = {f"cut-{p}": "on" for p in never}
-    shown = Page(client.post("/learn/practice/prune", data={"tree": tree, **ticked}).text)
+    shown = Page(client.get("/learn/practice/prune", query_string={"check": "1", "tree": tree, **ticked}).text)
     assert shown["drill-score"].attrs["data-right"] == shown["drill-score"].attrs["data-asked"] == "12"
-    shown = Page(client.post("/learn/practice/prune", data={"tree": tree, "cut-11": "on"}).text)
+    shown = Page(client.get("/learn/practice/prune", query_string={"check": "1", "tree": tree, "cut-11": "on"}).text)
     assert shown["drill-score"].attrs["data-right"] == "11"
     assert "2 ≤ α = 3" in shown["why"].text
     framed = [li.attrs["data-path"] for li in shown["tree"].iter("li") if "decides" in li.attrs["class"]]
@@ -356,7 +356,11 @@ def test_the_explorer_trace_links_to_the_pseudocode(client):
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_each_checked_branch_says_whether_it_was_searched_or_pruned(client):
     tree = "((3,12,8),(2,4,6),(14,5,2))"  # alpha-beta prunes C's last two leaves, 11 and 12
-    shown = Page(client.post("/learn/practice/prune", data={"tree": tree, "cut-11": "on", "cut-0": "on"}).text)
+    shown = Page(
+        client.get(
+            "/learn/practice/prune", query_string={"check": "1", "tree": tree, "cut-11": "on", "cut-0": "on"}
+        ).text
+    )
     said = {
         li.attrs["data-path"]: next(li.iter("label")).text for li in shown["tree"].iter("li") if li.attrs["data-path"]
     }

@@ -28,13 +28,7 @@ def ask(mode: str):
         if request.args.get("kind") == "abstract":
             return redirect(url_for("learn.drill.ask", mode=mode, tree=drill.text(drill.random_tree(rng))), 303)
         return redirect(url_for("learn.drill.ask", mode=mode, position=rng.choice(drill.small_positions())), 303)
-    return page(mode, request.args)
-
-
-@bp.post("/<mode>")
-def grade(mode: str):
-    checked_mode(mode)
-    return page(mode, request.form, graded=True)
+    return page(mode, request.args, graded="check" in request.args)  # answers in the address: reload or share it
 
 
 def checked_mode(mode: str) -> None:
