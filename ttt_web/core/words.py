@@ -65,7 +65,7 @@ def result_text(game: Game, players: Players = MARKS, sharer: bool = False) -> s
     moves (5 in all).", "A draw.", or how many moves a game not over has; told by the one
     who shares it ("I won in 3 of my moves") when `sharer`."""
     if not game.over:
-        return f"unfinished after {game.number} {'move' if game.number == 1 else 'moves'}."
+        return f"unfinished after {counted(game.number, 'move')}."
     if not game.winner:
         return "A draw."
     own = (game.number + 1) // 2  # the winner moved last

@@ -12,7 +12,7 @@ from ..core.game import Game
 from ..core.judging import Judgement, accuracy, value_after
 from ..core.players import Players
 from ..core.position import action_name, other
-from ..core.words import in_words, outlook, result_text
+from ..core.words import counted, in_words, outlook, result_text
 
 TURNED = {
     ("win", "draw"): "a win into a draw",
@@ -137,9 +137,8 @@ class Tally:
 
     @property
     def text(self) -> str:
-        moves = "move" if self.played == 1 else "moves"
         return (
-            f"{percent(self.accuracy)} accuracy: {self.kept} of {self.played} {moves} kept the best outcome,"
+            f"{percent(self.accuracy)} accuracy: {self.kept} of {counted(self.played, 'move')} kept the best outcome,"
             f" {self.best} of them the best move"
         )
 
