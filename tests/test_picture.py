@@ -13,7 +13,7 @@ from ttt_web.core.game import Game, parse_moves
 from ttt_web.core.players import Players
 from ttt_web.review import caption as caption_module
 from ttt_web.review import picture
-from ttt_web.review.caption import caption
+from ttt_web.review.caption import captioned
 
 pytestmark = pytest.mark.unit
 
@@ -73,7 +73,7 @@ def test_the_caption_says_who_played_and_how_it_ended(moves, query, lines):
     assert picture.caption.Font.load() is not None, "the font (Debian's fonts-dejavu-core) is missing"
     game = Game.of_moves(parse_moves(moves))
     players = Players.from_query(dict(parse_qsl(query)))
-    assert caption(game, players, picture.SIZE) == lines
+    assert captioned(game, players, picture.SIZE)[0] == lines
     assert all(caption_width(line) <= picture.SIZE - 2 * picture.caption.MARGIN for line in lines)
 
 
@@ -122,7 +122,7 @@ def test_names_in_new_letters_beyond_the_budget_are_said_by_their_marks(monkeypa
     monkeypatch.setattr(caption_module, "FILLS", caption_module.Budget(rate=5))
     game = Game.of_moves(parse_moves("0-3-1-4-2"))
     greek = [chr(c) for c in range(0x3B1, 0x3CA)]  # small letters, not filled at start-up
-    said = [caption(game, Players(names=("".join(greek[n : n + 3]), "Bo")), picture.SIZE) for n in (0, 3, 6)]
+    said = [captioned(game, Players(names=("".join(greek[n : n + 3]), "Bo")), picture.SIZE)[0] for n in (0, 3, 6)]
     assert said == [("Αβγ (X) beat Bo (O)",), ("X beat O",), ("X beat O",)]
 
 

@@ -108,11 +108,6 @@ def said_names(font: Font, names: tuple[str, str]) -> tuple[tuple[str, str], boo
     return names, True
 
 
-def caption(game: Game, players: Players, width: int) -> tuple[str, ...]:
-    """The caption's lines, each fitting `width` pixels as the font draws them (none without it)."""
-    return captioned(game, players, width)[0]
-
-
 def captioned(game: Game, players: Players, width: int) -> tuple[tuple[str, ...], bool]:
     """The caption's lines, and whether they last (False: the names were left out for the
     budget, and a later request may say them)."""
