@@ -1,27 +1,32 @@
 """A yardstick for bench/wrk.py: the game's own page template, rendered by Flask and Jinja
 from a fixed game, with none of the game's work per request (no session, no lock, no
-limit, no security headers). What a page of this content costs in Jinja alone."""
+limit, no security headers). What a page of this content costs in Jinja alone: the same
+page as the game's, its links built by the game's own url_for, but for the game's token
+and moves."""
 
 import tempfile
 
-from flask import render_template
+from flask import Blueprint, render_template
 
 from ttt_web.app import create_app
 from ttt_web.core.game import Game
 from ttt_web.core.options import DEFAULTS
 from ttt_web.core.players import Players
 from ttt_web.web import board_view as board
-from ttt_web.web import score
+from ttt_web.web import score, urls
 
 game = Game(token="A" * 22, moves=(0, 4), **DEFAULTS)
 folder = tempfile.mkdtemp(prefix="ttt-floor-")
 game_app = create_app({"SECRET_KEY": "yardstick", "DATABASE": folder + "/ttt.sqlite3"})
 app = game_app.__class__("jinja_floor", template_folder=game_app.template_folder, static_folder=None)
-app.jinja_env.globals["url_for"] = lambda endpoint, **values: f"/{endpoint}"
+app.jinja_env.globals.update(game_app.jinja_env.globals)
+app.jinja_env.filters.update(game_app.jinja_env.filters)
+app.jinja_env.globals["url_for"] = urls.paths(game_app.url_map, "")  # what the game's pages call
+play = Blueprint("play", __name__)  # the game page's endpoint, which the menu marks as the current page
 
 
-@app.get("/")
-def page():
+@play.get("/")
+def index():
     return render_template(
         "play/index.html",
         game=game,
@@ -41,6 +46,7 @@ def page():
     )
 
 
+app.register_blueprint(play)
 PLAYERS = Players.of(game).query()
 
 with game_app.test_request_context("/"):

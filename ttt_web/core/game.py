@@ -152,7 +152,7 @@ class Game:
         first = self.side if self.mode == "ai" else ttt.X
         return "win" if self.winner == first else "loss"
 
-    @property
+    @cached_property
     def lost(self) -> bool:
         """In AI mode, whether the human, to move, loses with best play from here."""
         return self.mode == "ai" and self.humans_turn and ttt.evaluate(self.board).outcome == "loss"

@@ -19,7 +19,7 @@ from ..core.costs import moves, reachable
 from ..core.game import Game, format_moves
 from ..core.judging import Judgement, judge
 from ..core.pasted import BoardError, parse
-from ..core.position import EMPTY_BOARD, action_name, board, cell_name, over, to_move, winner_of
+from ..core.position import EMPTY_BOARD, action_name, board, cell_name, cell_of, over, to_move, winner_of
 from ..core.words import outlook, result_text
 from ..web.board_view import position_view
 from ..web.caching import PUBLIC_FOR_A_DAY
@@ -94,8 +94,8 @@ def position_page(text: str, student: answers.Answer | None) -> str:
     view = position_view(text, teach_on=True, links=links)
     if student and student.action in {(c.row, c.col) for row in view.rows for c in row}:
         marked = view.rows[student.action[0]][student.action[1]]
-        marked.classes += " student"
-        marked.label += "; your minimax's answer"
+        changes = {"classes": marked.classes + " student", "label": marked.label + "; your minimax's answer"}
+        view = view.with_cell(cell_of(student.action), **changes)
     return render_template("explore/position.html", page=explained(text), **helpers(), view=view, answer=student)
 
 

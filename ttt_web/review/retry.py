@@ -39,9 +39,9 @@ def mistake(moves: str, n: int):
     links = None if solved or answer else {cell: here(**{"try": str(cell)}) for cell in range(9) if text[cell] == "."}
     view = position_view(text, False, links=links, action=f"try {before.to_move} here")
     if graded is not None:
-        draw_try(view, tried, before.to_move, solved)
+        view = draw_try(view, tried, before.to_move, solved)
     if answer:
-        draw_answer(view, judge_all(cells)[ply - 1])
+        view = draw_answer(view, judge_all(cells)[ply - 1])
     page = render_template(
         "retry/retry.html",
         n=n,
@@ -76,21 +76,21 @@ def _nth(plies: list[int], n: int, players: Players) -> int:
     return plies[n - 1]
 
 
-def draw_try(view: BoardView, cell: int, mark: str, right: bool) -> None:
+def draw_try(view: BoardView, cell: int, mark: str, right: bool) -> BoardView:
     """The tried move on the board, said right or wrong there too."""
     row, col = action_of(cell)
-    drawn = view.rows[row][col]
-    drawn.mark, drawn.href = mark, ""
-    drawn.classes += f" mark-{mark.lower()} tried tried-{'right' if right else 'wrong'}"
-    drawn.label = f"{CELL_NAMES[cell]}, your try: {mark}, {'right' if right else 'not this one'}"
+    classes = view.rows[row][col].classes + f" mark-{mark.lower()} tried tried-{'right' if right else 'wrong'}"
+    label = f"{CELL_NAMES[cell]}, your try: {mark}, {'right' if right else 'not this one'}"
+    return view.with_cell(cell, mark=mark, href="", classes=classes, label=label)
 
 
-def draw_answer(view: BoardView, judged: Judgement) -> None:
+def draw_answer(view: BoardView, judged: Judgement) -> BoardView:
     """The best moves starred on the board."""
     for row, col in judged.best_actions:
-        cell = view.rows[row][col]
-        cell.classes += " answer"
-        cell.label = f"{CELL_NAMES[cell_of((row, col))]}, the answer: a best move"
+        n = cell_of((row, col))
+        label = f"{CELL_NAMES[n]}, the answer: a best move"
+        view = view.with_cell(n, classes=view.rows[row][col].classes + " answer", label=label)
+    return view
 
 
 def _tried(text: str) -> int | None:

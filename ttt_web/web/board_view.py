@@ -4,7 +4,7 @@ in Python, so that the template only prints them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 from markupsafe import Markup
 
@@ -19,7 +19,7 @@ from .urls import url_for
 BLANK = Game(token="", **DEFAULTS)  # what a visitor with no game yet is shown
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Cell:
     """One cell as the board template shows it."""
 
@@ -28,14 +28,15 @@ class Cell:
     mark: str  # "X", "O" or ""
     classes: str
     label: str  # what a screen reader announces
-    href: str = ""  # the move link, on a cell the human may play now
+    href: str = ""  # a link to another page (a read-only board's cell)
     value: ttt.MoveValue | None = None  # in teach mode: what playing here leads to
     hint: str = ""  # in teach mode: the value in the player's words, e.g. "you win now"
     best: bool = False  # in teach mode: one of the best moves
     places: str = ""  # the mark a move link places, for a script to draw it at once
+    move: str = ""  # on a cell the human may play now: the move link's end, after the board's `link`
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Status:
     state: str  # "playing" or "over"
     winner: str  # "X", "O" or ""
@@ -47,7 +48,7 @@ class Status:
         return " ".join(self.lines)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class BoardView:
     rows: tuple[tuple[Cell, ...], ...]
     classes: str
@@ -55,9 +56,21 @@ class BoardView:
     status: Status
     ai_says: str | None
     strike: tuple[float, float, float, float] | None  # the winning line, in cell units
+    link: str = ""  # the start of every move link: the move's address and the game's token
+
+    def linked(self, link: str) -> BoardView:
+        return BoardView(self.rows, self.classes, self.caption, self.status, self.ai_says, self.strike, link)
+
+    def with_cell(self, n: int, **changes: str) -> BoardView:
+        """This board with one cell drawn otherwise (a try, an answer)."""
+        cells = [cell for row in self.rows for cell in row]
+        cells[n] = replace(cells[n], **changes)
+        return replace(self, rows=(tuple(cells[0:3]), tuple(cells[3:6]), tuple(cells[6:9])))
 
 
 CELL_NAMES = tuple(f"Row {n // 3 + 1}, column {n % 3 + 1}" for n in range(9))
+DRAWN = 4096  # boards remembered per process, each a few KB: every player's board in a position
+POSITION = tuple(f.name for f in fields(Game) if f.init and f.name != "token")  # what a board is drawn from
 
 
 def board_view(
@@ -76,10 +89,31 @@ def board_view(
     `move_url`, or else to the game's own. Without `history` (a position reached in an
     order nobody played), no mark is ringed as the last move. `hrefs` links empty cells of
     a read-only board to other pages, announced with `action`; `played` marks the cell the
-    game played where a better move is shown."""
+    game played where a better move is shown.
+
+    A board is drawn once per process for everyone who is shown it (the game's token is
+    only in its `link`) and kept, the last DRAWN of them: after the template, drawing the
+    board was a page's largest cost."""
     shown = game or BLANK
+    position = tuple(getattr(shown, name) for name in POSITION)
+    key = (position, teach_on, links, history, tuple(sorted((hrefs or {}).items())), action, played)
+    drawn = _DRAWN.get(key)
+    if drawn is None:
+        drawn = _drawn(shown, teach_on, links, history, hrefs or {}, action, played)
+        if len(_DRAWN) >= DRAWN:
+            _DRAWN.pop(next(iter(_DRAWN), None), None)  # the oldest
+        _DRAWN[key] = drawn
+    return drawn.linked(_move_link(game, move_url)) if links else drawn
+
+
+_DRAWN: dict[tuple, BoardView] = {}
+
+
+def _drawn(
+    shown: Game, teach_on: bool, links: bool, history: bool, hrefs: dict[int, str], action: str, played: int | None
+) -> BoardView:
     drawing = _Drawing.of(shown, teach_on, links, history)
-    drawing = replace(drawing, link=_move_link(game, move_url), hrefs=hrefs or {}, action=action, played=played)
+    drawing = replace(drawing, hrefs=hrefs, action=action, played=played)
     cells = [drawing.cell(n) for n in range(9)]
     return BoardView(
         rows=(tuple(cells[0:3]), tuple(cells[3:6]), tuple(cells[6:9])),
@@ -113,7 +147,6 @@ class _Drawing:
     me: str  # the mover, as the values are worded
     them: str
     last: int | None  # the cell to ring as the last move
-    link: str = ""  # the start of a move link
     hrefs: dict[int, str] = field(default_factory=dict)
     action: str = ""
     played: int | None = None
@@ -130,15 +163,15 @@ class _Drawing:
     def cell(self, n: int) -> Cell:
         row, col = action_of(n)
         mark = self.game.board[row][col] or ""
-        if mark:
-            made = Cell(row, col, mark, self.classes(n, mark), f"{CELL_NAMES[n]}: {mark}")
-            made.label += ", the last move" if n == self.last else ""
-        else:
-            made = self.empty_cell(n)
+        made = self.marked_cell(n, mark) if mark else self.empty_cell(n)
         if n == self.played:
-            made.classes += " played-here"
-            made.label += "; played in the game"
+            return replace(made, classes=made.classes + " played-here", label=made.label + "; played in the game")
         return made
+
+    def marked_cell(self, n: int, mark: str) -> Cell:
+        row, col = action_of(n)
+        label = f"{CELL_NAMES[n]}: {mark}" + (", the last move" if n == self.last else "")
+        return Cell(row, col, mark, self.classes(n, mark), label)
 
     def classes(self, n: int, mark: str) -> str:
         classes = "cell" + (f" mark-{mark.lower()}" if mark else "")
@@ -153,11 +186,11 @@ class _Drawing:
         hint = in_words(value, self.me, self.them) if value else ""
         best = value == self.top
         said = f": {hint}" + ("; a best move" if best else "") if hint else ""
+        move = places = ""
         if self.links:
-            href = f"{self.link}n={self.game.number}&row={row}&col={col}"  # tokens are URL-safe
-            empty = f"{CELL_NAMES[n]}, empty: place {self.game.to_move}"
-        places = self.game.to_move if self.links else ""
-        return Cell(row, col, "", classes, f"{empty}{said}", href, value, hint, best, places)
+            move, href = f"n={self.game.number}&row={row}&col={col}", ""  # tokens are URL-safe
+            empty, places = f"{CELL_NAMES[n]}, empty: place {self.game.to_move}", self.game.to_move
+        return Cell(row, col, "", classes, f"{empty}{said}", href, value, hint, best, places, move)
 
 
 def _opponent(game: Game) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, abort, current_app, request
+from flask import Flask, abort, request
 
 from .errors import Malformed
 
@@ -36,10 +36,10 @@ OWN_SITE = ("same-origin", "none")  # Sec-Fetch-Site of our own pages, and of an
 
 
 def init_app(app: Flask) -> None:
-    app.wsgi_app = ReadsBodies(app.wsgi_app)
+    headers = HTTPS_HEADERS if app.config["HTTPS"] else HEADERS
+    app.wsgi_app = AddsHeaders(ReadsBodies(app.wsgi_app), [*headers.items(), ("Cache-Control", "no-store")])
     app.before_request(refuse_cross_site_writes)
     app.before_request(refuse_truncated_bodies)
-    app.after_request(set_headers)
 
 
 def refuse_cross_site_writes() -> None:
@@ -126,11 +126,20 @@ def refuse_truncated_bodies() -> None:
         abort(400)
 
 
-def set_headers(response: Response) -> Response:
-    headers = HTTPS_HEADERS if current_app.config["HTTPS"] else HEADERS
-    present = {name.lower() for name, _ in response.headers}  # a view's own header wins
-    response.headers.extend((name, value) for name, value in headers.items() if name.lower() not in present)
-    kept = request.endpoint == "static" and response.status_code < 400  # a file: Flask's own caching
-    if not kept and "cache-control" not in present:
-        response.headers["Cache-Control"] = "no-store"  # unless a view says otherwise (a review)
-    return response
+class AddsHeaders:
+    """WSGI middleware: the security headers on every response, and Cache-Control: no-store
+    on every response that says nothing of caching (a review, a static file say otherwise).
+    A response's own header wins. Built once, as plain (name, value) pairs: on every
+    response, this is a list join, not a header object's checks."""
+
+    def __init__(self, app: Callable, headers: list[tuple[str, str]]) -> None:
+        self.app = app
+        self.headers = [(name.lower(), (name, value)) for name, value in headers]
+
+    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        def with_headers(status: str, headers: list[tuple[str, str]], *exc_info):
+            present = {name.lower() for name, _ in headers}
+            added = [header for name, header in self.headers if name not in present]
+            return start_response(status, headers + added, *exc_info)
+
+        return self.app(environ, with_headers)

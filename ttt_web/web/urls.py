@@ -11,6 +11,7 @@ from werkzeug.exceptions import BadRequest
 from werkzeug.routing import Map
 
 LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+BUILT = 512  # paths remembered per site: each endpoint with the values pages pass it
 HOST = re.compile(rf"(?:(?:{LABEL}\.)*{LABEL}|\[[0-9A-Fa-f:.]{{2,45}}\])(?::[0-9]{{1,5}})?")
 
 
@@ -29,8 +30,15 @@ def url_for(endpoint: str, **values: str) -> str:
 def paths(url_map: Map, root: str) -> Callable[..., str]:
     """url_for for one site under one script root: what a template calls, a dozen times a page."""
 
+    built: dict[tuple, str] = {}
+
     def path(endpoint: str, **values: str) -> str:
-        return _cached(url_map, root, endpoint, tuple(sorted(values.items())) if values else ())
+        key = (endpoint, *values.items())
+        if (found := built.get(key)) is None:
+            found = _cached(url_map, root, endpoint, tuple(sorted(values.items())))
+            if len(built) < BUILT:
+                built[key] = found
+        return found
 
     return path
 
