@@ -6,7 +6,7 @@ and moves."""
 
 import tempfile
 
-from flask import Blueprint, render_template
+from flask import Blueprint, Flask, render_template
 
 from ttt_web.app import create_app
 from ttt_web.core.game import Game
@@ -18,10 +18,6 @@ from ttt_web.web import score, urls
 game = Game(token="A" * 22, moves=(0, 4), **DEFAULTS)
 folder = tempfile.mkdtemp(prefix="ttt-floor-")
 game_app = create_app({"SECRET_KEY": "yardstick", "DATABASE": folder + "/ttt.sqlite3"})
-app = game_app.__class__("jinja_floor", template_folder=game_app.template_folder, static_folder=None)
-app.jinja_env.globals.update(game_app.jinja_env.globals)
-app.jinja_env.filters.update(game_app.jinja_env.filters)
-app.jinja_env.globals["url_for"] = urls.paths(game_app.url_map, "")  # what the game's pages call
 play = Blueprint("play", __name__)  # the game page's endpoint, which the menu marks as the current page
 
 
@@ -46,7 +42,17 @@ def index():
     )
 
 
-app.register_blueprint(play)
+def floor_app(name: str = "jinja_floor") -> Flask:
+    """A Flask app of the game's own class that serves only this page."""
+    app = game_app.__class__(name, template_folder=game_app.template_folder, static_folder=None)
+    app.jinja_env.globals.update(game_app.jinja_env.globals)
+    app.jinja_env.filters.update(game_app.jinja_env.filters)
+    app.jinja_env.globals["url_for"] = urls.paths(game_app.url_map, "")  # what the game's pages call
+    app.register_blueprint(play)
+    return app
+
+
+app = floor_app()
 PLAYERS = Players.of(game).query()
 
 with game_app.test_request_context("/"):

@@ -14,7 +14,7 @@ from ttt_web.web import sessions
 
 instance = os.environ.get("TTT_INSTANCE_DIR") or jinja_floor_app.folder
 os.makedirs(instance, exist_ok=True)
-app = jinja_floor_app.app
+app = jinja_floor_app.floor_app("page_floor")
 app.config.from_mapping(settings(instance))
 app.config["SECRET_KEY"] = "yardstick"
 sessions.init_app(app)

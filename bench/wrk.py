@@ -18,7 +18,9 @@ served the same way, in the same run, round after round:
   16 connections; its ratio is to the bare app's page.
 
 For the move only, bench/session_floor_app.py on each store: the session read, a change and
-the compare-and-set write, and the redirect, with nothing of the game.
+the compare-and-set write, and the redirect, with nothing of the game. For the page only,
+bench/page_floor_app.py on each store: a stored session read, then the Jinja floor's page,
+with nothing of the game.
 
 Beside them, for the page only, bench/jinja_floor_app.py: the game's own page template
 rendered from a fixed game with none of the game's work, to show what any page of this
@@ -99,6 +101,13 @@ def session_floor_setup(base: str) -> list[str]:
     return move_args
 
 
+def page_floor_setup(base: str) -> str:
+    """For the page against the page floor: the session id of a stored session."""
+    client = servers.HttpClient(base)
+    assert client.get("/start").status_code == 200
+    return client.cookies["ttt"]
+
+
 def waiting_room(base: str) -> tuple[str, str]:
     """A room's path and the session id of its host, who has moved and waits for the guest."""
     host, guest = servers.HttpClient(base), servers.HttpClient(base)
@@ -146,43 +155,53 @@ def main() -> None:
         tmp = Path(tmp)
         script = tmp / "move.lua"
         script.write_text(MOVE_SCRIPT)
-        redis = servers.RedisServer(tmp / "redis", fsync="everysec").start()
-        stack.callback(redis.stop)
-        many = {
-            "TTT_NEW_SESSION_LIMIT": "1000000 per minute",
-            "TTT_NEW_SESSION_SITE_LIMIT": "1000000 per minute",
-        }  # every player comes from one address
-        bases = {
-            "bare Flask": stack.enter_context(servers.gunicorn({}, app="bench.bare_app:app")),
-            "Jinja floor": stack.enter_context(servers.gunicorn({}, app="bench.jinja_floor_app:app")),
-            "SQLite": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "sqlite", **many))),
-            "Redis": stack.enter_context(servers.gunicorn(servers.app_env(tmp / "redis", REDIS_URL=redis.url, **many))),
-        }
-        floors = {
-            "SQLite session floor": servers.app_env(tmp / "sqlite-floor"),
-            "Redis session floor": servers.app_env(tmp / "redis-floor", REDIS_URL=redis.url),
-        }
-        floor_app = "bench.session_floor_app:app"
-        bases |= {name: stack.enter_context(servers.gunicorn(env, app=floor_app)) for name, env in floors.items()}
+        bases = serve(stack, tmp)
         for base in bases.values():
             warm_up(base)
         for _ in range(args.rounds):  # interleaved, so that a busy spell hits every app
             for name, base in bases.items():
-                game = name in ("SQLite", "Redis")
-                if name in floors:
-                    move_args = session_floor_setup(base)
-                    results.setdefault((name, "move"), []).append(wrk(base, args.seconds, script, move_args))
-                    results.setdefault((name, ONE), []).append(wrk(base, args.seconds, script, move_args, n=1))
-                    continue
-                cookie, move_args = setup(base) if game else ("none", ["none"] * 2 * CONNECTIONS)
-                results.setdefault((name, "page"), []).append(wrk(base + "/", args.seconds, cookie=cookie))
-                if name != "Jinja floor":
-                    results.setdefault((name, "move"), []).append(wrk(base, args.seconds, script, move_args))
-                    results.setdefault((name, ONE), []).append(wrk(base, args.seconds, script, move_args, n=1))
-                if game:
-                    path, host = waiting_room(base)
-                    results.setdefault((name, "waiting room"), []).append(wrk(base + path, args.seconds, cookie=host))
+                for kind, run in measured(name, base, args.seconds, script):
+                    results.setdefault((name, kind), []).append(run)
     report(results, args)
+
+
+def serve(stack: contextlib.ExitStack, tmp: Path) -> dict[str, str]:
+    """Every app, served as `make run` serves the game: its name and address."""
+    redis = servers.RedisServer(tmp / "redis", fsync="everysec").start()
+    stack.callback(redis.stop)
+    many = {
+        "TTT_NEW_SESSION_LIMIT": "1000000 per minute",
+        "TTT_NEW_SESSION_SITE_LIMIT": "1000000 per minute",
+    }  # every player comes from one address
+    apps = {
+        "bare Flask": ({}, "bench.bare_app:app"),
+        "Jinja floor": ({}, "bench.jinja_floor_app:app"),
+        "SQLite": (servers.app_env(tmp / "sqlite", **many), "wsgi:app"),
+        "Redis": (servers.app_env(tmp / "redis", REDIS_URL=redis.url, **many), "wsgi:app"),
+    }
+    for store, extra in (("SQLite", {}), ("Redis", {"REDIS_URL": redis.url})):
+        for floor in ("session", "page"):
+            env = servers.app_env(tmp / f"{store}-{floor}", **extra)
+            apps[f"{store} {floor} floor"] = (env, f"bench.{floor}_floor_app:app")
+    return {name: stack.enter_context(servers.gunicorn(env, app=app)) for name, (env, app) in apps.items()}
+
+
+def measured(name: str, base: str, seconds: float, script: Path) -> list[tuple[str, dict]]:
+    """One round of the requests each app is measured on: (kind, wrk's figures)."""
+    if name.endswith("page floor"):
+        return [("page", wrk(base + "/", seconds, cookie=page_floor_setup(base)))]
+    if name.endswith("session floor"):
+        move_args = session_floor_setup(base)
+        return [("move", wrk(base, seconds, script, move_args)), (ONE, wrk(base, seconds, script, move_args, n=1))]
+    game = name in ("SQLite", "Redis")
+    cookie, move_args = setup(base) if game else ("none", ["none"] * 2 * CONNECTIONS)
+    runs = [("page", wrk(base + "/", seconds, cookie=cookie))]
+    if name != "Jinja floor":
+        runs += [("move", wrk(base, seconds, script, move_args)), (ONE, wrk(base, seconds, script, move_args, n=1))]
+    if game:
+        path, host = waiting_room(base)
+        runs.append(("waiting room", wrk(base + path, seconds, cookie=host)))
+    return runs
 
 
 def report(results: dict, args) -> None:

@@ -1,9 +1,11 @@
 """Work a request does once: the stored game decoded and replayed once, the board's view
 built once, however many parts of the request ask for them."""
 
+import dataclasses
 import random
 from collections import Counter
 
+import flask
 import pytest
 
 from ttt_web.app import create_app
@@ -130,3 +132,59 @@ def test_the_limiter_runs_only_for_requests_that_may_create_a_session(client, mo
     token = Page(client.get("/").text).form("undo")["game"]
     assert client.post("/room/new", data={"game": token}).status_code == 303
     assert resolved
+
+
+def drawn(app, game: Game, teach_on: bool = False) -> board_view.BoardView:
+    with app.test_request_context("/"):
+        return board_view.board_view(game, teach_on)
+
+
+def test_a_board_is_drawn_once_for_everyone_in_its_position_with_each_ones_own_links(client):
+    """Two games in one position share the drawing (cells, status, labels); each page's move
+    links carry its own game's token, and no page carries another's."""
+    app = client.application
+    ann, bo = (Game(token=token, moves=(0, 4)) for token in ("ann-token-0000000000000", "bo-token-00000000000000"))
+    mine, theirs = drawn(app, ann), drawn(app, bo)
+    assert mine.rows is theirs.rows and mine.status is theirs.status
+    assert mine.link.endswith(f"game={ann.token}&") and theirs.link.endswith(f"game={bo.token}&")
+    with app.test_request_context("/"):
+        html = flask.render_template("partials/board.html", view=mine)
+    assert html.count(f"/move?game={ann.token}&amp;n=2&amp;") == 7 and bo.token not in html
+
+
+GAMES = [
+    Game(token="t", moves=(0, 4)),
+    Game(token="t", moves=(0, 4, 8)),
+    Game(token="t", moves=(0, 4), side="O"),
+    Game(token="t", moves=(0, 4), difficulty="easy"),
+    Game(token="t", moves=(0, 4), mode="friend"),
+    Game(token="t", moves=(0, 4), mode="friend", names=("Ann", "Bo")),
+    Game(token="t", moves=(0, 4), mode="friend", names=("Bo", "Ann")),
+    Game(token="t", moves=(0, 3, 1, 4, 2), mode="friend", names=("Ann", "")),
+    Game(token="t", moves=(0, 3, 1, 4, 2), mode="friend", names=("Ann", "Bo")),
+]
+
+
+@pytest.mark.parametrize("teach_on", [False, True])
+def test_a_kept_board_is_the_one_its_game_would_be_drawn(client, teach_on):
+    """Whatever the drawing depends on finds it: each of games that differ in one thing (the
+    moves, the side, the mode, the names, teach mode), drawn after the others, is what a
+    drawing of its own would be."""
+    app = client.application
+    for game in GAMES + GAMES[::-1]:
+        with app.test_request_context("/"):
+            kept = board_view.board_view(game, teach_on)
+            own = board_view._drawn(game, teach_on, True, True, {}, "", None).linked(kept.link)
+        assert kept == own, game
+
+
+def test_kept_boards_are_bounded_and_never_changed_in_place(client, monkeypatch):
+    app = client.application
+    monkeypatch.setattr(board_view, "DRAWN", 3)
+    for moves in [(0,), (1,), (2,), (3,), (4,)]:
+        view = drawn(app, Game(token="t", moves=moves))
+    assert len(board_view._DRAWN) <= 3
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        view.rows[0][0].classes += " tried"
+    tried = view.with_cell(0, classes="cell tried")
+    assert tried.rows[0][0].classes == "cell tried" and drawn(app, Game(token="t", moves=(4,))) == view

@@ -100,8 +100,8 @@ def board_view(
     drawn = _DRAWN.get(key)
     if drawn is None:
         drawn = _drawn(shown, teach_on, links, history, hrefs or {}, action, played)
-        if len(_DRAWN) >= DRAWN:
-            _DRAWN.pop(next(iter(_DRAWN), None), None)  # the oldest
+        while len(_DRAWN) >= DRAWN:
+            _DRAWN.pop(next(iter(_DRAWN)), None)  # the oldest
         _DRAWN[key] = drawn
     return drawn.linked(_move_link(game, move_url)) if links else drawn
 
