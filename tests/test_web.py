@@ -152,9 +152,9 @@ def test_a_move_after_the_game_has_ended_is_refused(play):
     while "." not in page.marks:  # random play against the AI soon loses with cells to spare
         play.new_game()
         page = play.finish(rng)
-    token, number = page.form("undo")["game"], page.form("undo")["n"]
+    shown = page.form("undo")
     row, col = divmod(page.marks.index("."), 3)
-    response = play.client.get(f"/move?game={token}&n={number}&row={row}&col={col}")
+    response = play.client.get(f"/move?game={shown['game']}&v={shown['v']}&n={shown['n']}&row={row}&col={col}")
     assert response.status_code == 409
     assert "over" in Page(response.text).message
     assert play.page().marks == page.marks

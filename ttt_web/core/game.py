@@ -32,6 +32,7 @@ class Game:
     moves: tuple[int, ...] = ()
     scored: bool = False
     names: tuple[str, str] = ("", "")  # in friend mode, X's and O's; "" for none
+    version: int = 0  # counts the moves and undos: a link or a button carries the one it was shown
     board: ttt.Board = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -65,6 +66,10 @@ class Game:
             board[cell // 3][cell % 3] = ttt.EMPTY
         return self._derived(board, moves=self.moves[:number], scored=False)
 
+    def _changed_from(self, before: Game) -> Game:
+        """This game as a change (a move, an undo) made it from `before`: one version on."""
+        return self._derived(self.board, version=before.version + 1)
+
     def counted(self) -> Game:
         """This game, marked as counted in the score."""
         return self._derived(self.board, scored=True)
@@ -87,8 +92,9 @@ class Game:
         if not isinstance(data, dict) or not _well_typed(data):
             return None
         options = {k: data[k] for k in ("side", "difficulty", "mode", "scored")}
+        version = data.get("version", 0)  # a game stored before versions were counted has none
         try:
-            return cls(data["token"], moves=tuple(data["moves"]), names=tuple(data["names"]), **options)
+            return cls(data["token"], moves=tuple(data["moves"]), names=tuple(data["names"]), version=version, **options)
         except (TypeError, ValueError):
             return None
 
@@ -101,6 +107,7 @@ class Game:
             "moves": list(self.moves),
             "scored": self.scored,
             "names": list(self.names),
+            "version": self.version,
         }
 
     # What the position is: derived from the immutable board once, on first use.
@@ -182,7 +189,7 @@ class Game:
             raise GameError("There is no such cell on the board.")
         if cell in self.moves:
             raise GameError("That cell is already taken.")
-        return self._then(cell).ai_reply(rng)
+        return self._then(cell).ai_reply(rng)._changed_from(self)
 
     def ai_reply(self, rng: random.Random) -> Game:
         if self.over or self.to_move != self.ai_side:
@@ -196,7 +203,7 @@ class Game:
         while moves:
             moves.pop()
             if mark_of(len(moves)) != self.ai_side:
-                return self._back_to(len(moves))
+                return self._back_to(len(moves))._changed_from(self)
         raise GameError("There is no move of yours to take back.")
 
     @property
@@ -228,6 +235,8 @@ def _well_typed(data: dict) -> bool:
         and isinstance(data.get("token"), str)
         and isinstance(data.get("scored"), bool)
         and {"side", "difficulty", "mode"} <= data.keys()
+        and type(data.get("version", 0)) is int
+        and data.get("version", 0) >= 0
     )
 
 

@@ -1,6 +1,8 @@
 """Playing: the game's page, moves, new games, undo, teach mode and the score. Every
 request that changes the game names the game's token and, for moves and undo, the move
-number it was shown; anything else gets a short message and changes nothing."""
+number and the game's version it was shown (every move and undo counts one more, so a
+link from a board the game has left is out of date even at the same move number);
+anything else gets a short message and changes nothing."""
 
 from __future__ import annotations
 
@@ -96,7 +98,7 @@ def move():
     else:
         if token:  # links shown before the game began carry no token: they are merely stale
             check_token(game, token)
-        if not token or number != game.number:
+        if not token or number != game.number or request.args.get("v") != str(game.version):
             raise Rejected("That link is out of date: the board has changed since. Here it is now.")
     game = game.play(cell, rng)
     player.save(game)
@@ -169,7 +171,7 @@ def undo():
     if game is None:
         raise Rejected("There is no game to undo.")
     check_token(game, request.form.get("game"))
-    if request.form.get("n") != str(game.number):
+    if request.form.get("n") != str(game.number) or request.form.get("v") != str(game.version):
         raise Rejected("That undo button is out of date: the board has changed since. Here it is now.")
     return back_to_board(player.undo(game))
 

@@ -56,7 +56,7 @@ class BoardView:
     status: Status
     ai_says: str | None
     strike: tuple[float, float, float, float] | None  # the winning line, in cell units
-    link: str = ""  # the start of every move link: the move's address and the game's token
+    link: str = ""  # the start of every move link: the move's address, the game's token and version
 
     def linked(self, link: str) -> BoardView:
         return BoardView(self.rows, self.classes, self.caption, self.status, self.ai_says, self.strike, link)
@@ -70,7 +70,7 @@ class BoardView:
 
 CELL_NAMES = tuple(f"Row {n // 3 + 1}, column {n % 3 + 1}" for n in range(9))
 DRAWN = 4096  # boards remembered per process, each a few KB: every player's board in a position
-POSITION = tuple(f.name for f in fields(Game) if f.init and f.name != "token")  # what a board is drawn from
+POSITION = tuple(f.name for f in fields(Game) if f.init and f.name not in ("token", "version"))  # what a board is drawn from
 
 
 def board_view(
@@ -93,7 +93,7 @@ def board_view(
 
     A board is drawn once per process for everyone who is shown it (the game's token is
     only in its `link`) and kept, the last DRAWN of them: after the template, drawing the
-    board was a page's largest cost."""
+    board was a page's largest cost; the game's version is only in the `link` too."""
     shown = game or BLANK
     position = tuple(getattr(shown, name) for name in POSITION)
     key = (position, teach_on, links, history, tuple(sorted((hrefs or {}).items())), action, played)
@@ -126,8 +126,11 @@ def _drawn(
 
 
 def _move_link(game: Game | None, move_url: str) -> str:
-    """The start of a move link: to `move_url` or the game's own, with the game's token."""
-    return f"{move_url or url_for('play.move')}?" + (f"game={game.token}&" if game else "")
+    """The start of a move link: to `move_url` (a room's, whose round token names the board
+    with the move number), or to the game's own, with the game's token and version."""
+    if move_url:
+        return f"{move_url}?" + (f"game={game.token}&" if game else "")
+    return f"{url_for('play.move')}?" + (f"game={game.token}&v={game.version}&" if game else "")
 
 
 def _caption(shown: Game, links: bool) -> str:
