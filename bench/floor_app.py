@@ -67,4 +67,4 @@ def _cell(n: int, mark: str, over: bool) -> str:
         return f'<td data-mark="{mark}"></td>'
     if over:
         return '<td data-mark=""></td>'
-    return f'<td data-mark=""><a href="/move?game=token&amp;n=0&amp;row={n // 3}&amp;col={n % 3}"></a></td>'
+    return f'<td data-mark=""><a href="/move?game=token&amp;v=0&amp;n=0&amp;row={n // 3}&amp;col={n % 3}"></a></td>'

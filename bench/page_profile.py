@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import cProfile
+import itertools
 import pstats
 import sys
 import tempfile
@@ -64,10 +65,11 @@ def profiled(client, move: bool, calls: int) -> cProfile.Profile:
     if move:
         client.post("/new", data={"game": token})
         token = client.get("/").text.split('name="game" value="')[1].split('"')[0]
+    versions = itertools.count()  # the new game's: one more per move or undo
 
     def one_move():
-        assert client.get(f"/move?game={token}&n=0&row=1&col=1").status_code == 303
-        assert client.post("/undo", data={"game": token, "n": "2"}).status_code == 303
+        assert client.get(f"/move?game={token}&v={next(versions)}&n=0&row=1&col=1").status_code == 303
+        assert client.post("/undo", data={"game": token, "v": next(versions), "n": "2"}).status_code == 303
 
     request = one_move if move else lambda: client.get("/")
     for _ in range(50):

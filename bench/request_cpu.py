@@ -10,6 +10,7 @@ round after round, so that a busy spell hits both. Redis's own CPU is not in it.
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
 import subprocess
 import sys
@@ -34,9 +35,11 @@ def measure(redis_url: str) -> str:
         client.post("/new", data={"game": token(client)})
         game = token(client)
 
-        def move(game=game, client=client):
-            assert client.get(f"/move?game={game}&n=0&row=1&col=1").status_code == 303
-            assert client.post("/undo", data={"game": game, "n": "2"}).status_code == 303
+        versions = itertools.count()  # the new game's: one more per move or undo
+
+        def move(game=game, client=client, versions=versions):
+            assert client.get(f"/move?game={game}&v={next(versions)}&n=0&row=1&col=1").status_code == 303
+            assert client.post("/undo", data={"game": game, "v": next(versions), "n": "2"}).status_code == 303
 
         for name, request, n in (("page", lambda client=client: client.get("/"), 400), ("move and undo", move, 200)):
             figures.append(f"{store} {name} {statistics.median(cpu(request, n) for _ in range(5)):.0f} µs")

@@ -60,15 +60,15 @@ function setup(thread)
   n = n + 1
 end
 function init(args)
-  local sid, token = args[id * 2 + 1], args[id * 2 + 2]
-  local headers = {["Cookie"] = "ttt=" .. sid, ["Content-Type"] = "application/x-www-form-urlencoded"}
-  move = wrk.format("GET", "/move?game=" .. token .. "&n=0&row=1&col=1", headers)
-  undo = wrk.format("POST", "/undo", headers, "game=" .. token .. "&n=2")
+  local sid = args[id * 2 + 1]
+  token = args[id * 2 + 2]
+  headers = {["Cookie"] = "ttt=" .. sid, ["Content-Type"] = "application/x-www-form-urlencoded"}
   step = 0
 end
 function request()  -- wrk also calls this once to check the script, so the step moves on a response
-  if step % 2 == 0 then return move end
-  return undo
+  local shown = "game=" .. token .. "&v=" .. step  -- the game's version: one more per move or undo
+  if step % 2 == 0 then return wrk.format("GET", "/move?" .. shown .. "&n=0&row=1&col=1", headers) end
+  return wrk.format("POST", "/undo", headers, shown .. "&n=2")
 end
 function response(status, headers, body)
   step = step + 1

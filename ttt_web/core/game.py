@@ -92,9 +92,9 @@ class Game:
         if not isinstance(data, dict) or not _well_typed(data):
             return None
         options = {k: data[k] for k in ("side", "difficulty", "mode", "scored")}
-        version = data.get("version", 0)  # a game stored before versions were counted has none
+        options["version"] = data.get("version", 0)  # a game stored before versions were counted has none
         try:
-            return cls(data["token"], moves=tuple(data["moves"]), names=tuple(data["names"]), version=version, **options)
+            return cls(data["token"], moves=tuple(data["moves"]), names=tuple(data["names"]), **options)
         except (TypeError, ValueError):
             return None
 

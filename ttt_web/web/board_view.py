@@ -70,7 +70,8 @@ class BoardView:
 
 CELL_NAMES = tuple(f"Row {n // 3 + 1}, column {n % 3 + 1}" for n in range(9))
 DRAWN = 4096  # boards remembered per process, each a few KB: every player's board in a position
-POSITION = tuple(f.name for f in fields(Game) if f.init and f.name not in ("token", "version"))  # what a board is drawn from
+# What a board is drawn from: all but the token and the version, which are only in its link.
+POSITION = tuple(f.name for f in fields(Game) if f.init and f.name not in ("token", "version"))
 
 
 def board_view(
