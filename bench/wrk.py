@@ -80,11 +80,12 @@ UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 
 def setup(base: str) -> tuple[str, list[str]]:
     """The session id of a reader whose game has one move, and for the move script, the
-    session id and game token of each of CONNECTIONS players with a new game."""
+    session id and game token of each of CONNECTIONS + 1 players with a new game: the last
+    one's for the run with one connection, as the script counts the game's version from 0."""
     reader = Player(servers.HttpClient(base))
     reader.move(0, 0)
     move_args = []
-    for _ in range(CONNECTIONS):
+    for _ in range(CONNECTIONS + 1):
         player = Player(servers.HttpClient(base))
         player.submit("new-game")
         move_args += [player.client.cookies["ttt"], player.page().form("undo")["game"]]
@@ -194,10 +195,11 @@ def measured(name: str, base: str, seconds: float, script: Path) -> list[tuple[s
         move_args = session_floor_setup(base)
         return [("move", wrk(base, seconds, script, move_args)), (ONE, wrk(base, seconds, script, move_args, n=1))]
     game = name in ("SQLite", "Redis")
-    cookie, move_args = setup(base) if game else ("none", ["none"] * 2 * CONNECTIONS)
+    cookie, move_args = setup(base) if game else ("none", ["none"] * 2 * (CONNECTIONS + 1))
     runs = [("page", wrk(base + "/", seconds, cookie=cookie))]
     if name != "Jinja floor":
-        runs += [("move", wrk(base, seconds, script, move_args)), (ONE, wrk(base, seconds, script, move_args, n=1))]
+        many, one = move_args[: 2 * CONNECTIONS], move_args[2 * CONNECTIONS :]
+        runs += [("move", wrk(base, seconds, script, many)), (ONE, wrk(base, seconds, script, one, n=1))]
     if game:
         path, host = waiting_room(base)
         runs.append(("waiting room", wrk(base + path, seconds, cookie=host)))

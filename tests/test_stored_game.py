@@ -32,6 +32,9 @@ def test_a_stored_game_reads_back_as_it_was():
         {"names": ["A" * 13, ""]},
         {"side": "Z"},
         {"mode": ["ai"]},
+        {"version": "1"},
+        {"version": -1},
+        {"version": True},
     ],
 )
 def test_a_damaged_game_reads_as_none(damage):
@@ -43,6 +46,14 @@ def test_a_damaged_game_reads_as_none(damage):
 def test_a_game_missing_a_field_reads_as_none(missing):
     _, data = stored()
     assert Game.from_data({k: v for k, v in data.items() if k != missing}) is None
+
+
+def test_a_game_stored_before_versions_were_counted_reads_as_version_0():
+    game, data = stored()
+    assert data["version"] == 0
+    played = Game.from_data({k: v for k, v in data.items() if k != "version"}).play(2, random.Random(1))
+    assert played.version == 1 and Game.from_data(played.to_data()) == played
+    assert played.undo().version == 2 and played.counted().version == 1
 
 
 def test_what_is_not_a_record_reads_as_none():
