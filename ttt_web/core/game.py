@@ -236,7 +236,6 @@ def _well_typed(data: dict) -> bool:
         and isinstance(data.get("scored"), bool)
         and {"side", "difficulty", "mode"} <= data.keys()
         and type(data.get("version", 0)) is int
-        and data.get("version", 0) >= 0
     )
 
 
