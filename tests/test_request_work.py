@@ -140,16 +140,18 @@ def drawn(app, game: Game, teach_on: bool = False) -> board_view.BoardView:
 
 
 def test_a_board_is_drawn_once_for_everyone_in_its_position_with_each_ones_own_links(client):
-    """Two games in one position share the drawing (cells, status, labels); each page's move
-    links carry its own game's token, and no page carries another's."""
+    """Two games in one position share the drawing (cells, status, labels), whatever their
+    versions; each page's move links carry its own game's token and version, and no page
+    carries another's."""
     app = client.application
-    ann, bo = (Game(token=token, moves=(0, 4)) for token in ("ann-token-0000000000000", "bo-token-00000000000000"))
+    ann = Game(token="ann-token-0000000000000", moves=(0, 4), version=1)
+    bo = Game(token="bo-token-00000000000000", moves=(0, 4), version=3)  # after an undo and a move
     mine, theirs = drawn(app, ann), drawn(app, bo)
     assert mine.rows is theirs.rows and mine.status is theirs.status
-    assert mine.link.endswith(f"game={ann.token}&") and theirs.link.endswith(f"game={bo.token}&")
+    assert mine.link.endswith(f"game={ann.token}&v=1&") and theirs.link.endswith(f"game={bo.token}&v=3&")
     with app.test_request_context("/"):
         html = flask.render_template("partials/board.html", view=mine)
-    assert html.count(f"/move?game={ann.token}&amp;n=2&amp;") == 7 and bo.token not in html
+    assert html.count(f"/move?game={ann.token}&amp;v=1&amp;n=2&amp;") == 7 and bo.token not in html
 
 
 GAMES = [
