@@ -12,6 +12,7 @@ from tests import judge
 from tests.page import Page
 from ttt_web.core import judging
 from ttt_web.core.position import cell_name
+from ttt_web.core.words import either
 from ttt_web.review import picture
 
 GAME = "0-1-4-2-8"  # X a1, O b1 (a mistake), X b2, O c1, X c3 wins
@@ -243,3 +244,17 @@ def test_no_game_starts_from_a_finished_or_impossible_position(play, start):
     response = play.client.post("/new", data={**play.page().form("new-game"), "from": start})
     assert response.status_code == 400
     assert play.page().marks == "." * 9
+
+
+def test_cells_to_choose_from_are_listed_with_commas_and_one_or(client):
+    assert [either(names) for names in (["a2"], ["a2", "b2"], ["a2", "b2", "a3", "c3"])] == [
+        "a2",
+        "a2 or b2",
+        "a2, b2, a3 or c3",
+    ]
+    game = "1-0-2"  # X c1 is a mistake: a2, b2, a3 or c3 held the draw
+    review = Page(client.get(f"/review/{game}?ply=3").text)
+    assert "X should have played a2, b2, a3 or c3, which holds the draw;" in review["verdict"].text
+    assert review["review-moves"].text.count("X should have played a2, b2, a3 or c3") == 1
+    answer = Page(client.get(f"/review/{game}/retry/1?show=answer").text)["retry-answer"].text
+    assert answer.startswith("The answer: X at a2, b2, a3 or c3, which holds the draw"), answer

@@ -143,6 +143,12 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def either(names: list[str]) -> str:
+    """Alternatives, cells most often, said as one: "a2", "a2 or b2", "a2, b2, a3 or c3"."""
+    *first, last = names
+    return f"{', '.join(first)} or {last}" if first else last
+
+
 def counted(count: int, noun: str) -> str:
     """A number of things, the noun in the plural but for one: "1 move", "2 moves"."""
     return f"{count} {noun}{'' if count == 1 else 's'}"
