@@ -172,7 +172,7 @@ def share_text(game: Game, players: Players, tally: list[Tally]) -> str:
     if players.against_ai:
         mine = next((t for t in tally if t.mark == players.you), None)
         accurate = f", with {percent(mine.accuracy)} accuracy" if mine else ""
-        against = f"Tic-tac-toe against the AI at {players.ai}"
+        against = f"Tic-tac-toe against the AI at {players.level}"
         return f"{against}, every move judged: {result} I played {players.you}{accurate}."
     scores = " ".join(f"{t.label}: {percent(t.accuracy)} accuracy." for t in tally)
     return f"Tic-tac-toe, every move judged: {result} {scores}"
