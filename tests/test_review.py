@@ -258,3 +258,21 @@ def test_cells_to_choose_from_are_listed_with_commas_and_one_or(client):
     assert review["review-moves"].text.count("X should have played a2, b2, a3 or c3") == 1
     answer = Page(client.get(f"/review/{game}/retry/1?show=answer").text)["retry-answer"].text
     assert answer.startswith("The answer: X at a2, b2, a3 or c3, which holds the draw"), answer
+
+
+def test_play_on_from_a_review_against_the_ai_chooses_its_level_and_your_side(play):
+    review = Page(play.client.get("/review/1-0-7-4-3-8?ai=impossible&you=X&ply=3").text)
+    start = review["play-from-here"].attrs["href"]
+    assert parse_qs(start.split("?")[1]) == {"from": ["1-0-7"], "ai": ["impossible"], "you": ["X"]}
+    page = Page(play.client.get(start).text)
+    assert page.form("start-ai")["difficulty"] == "impossible"
+    first = next(page["start-ai"].iter("button"))  # Enter submits it
+    assert (first.attrs["value"], first.attrs.get("class")) == ("X", "primary") and "the AI moves" in first.text
+    assert "above" not in page["start-from"].text  # beside the board, on a wide low screen
+    assert "The board shows the position you chose" in page["start-from"].text
+    play.client.post("/new", data={**page.form("start-ai"), "side": "X"})
+    assert "Impossible" in play.page()["score-line"].text
+    plain = Page(play.client.get("/?from=1-0-7").text)  # no level named: the side to move first
+    assert next(plain["start-ai"].iter("button")).attrs["value"] == "O"
+    for wrong in ("ai=hard&you=X", "ai=easy", "you=O", "ai=easy&you=Z"):
+        assert play.client.get(f"/?from=1-0-7&{wrong}").status_code == 400, wrong
