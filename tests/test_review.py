@@ -276,3 +276,8 @@ def test_play_on_from_a_review_against_the_ai_chooses_its_level_and_your_side(pl
     assert next(plain["start-ai"].iter("button")).attrs["value"] == "O"
     for wrong in ("ai=hard&you=X", "ai=easy", "you=O", "ai=easy&you=Z"):
         assert play.client.get(f"/?from=1-0-7&{wrong}").status_code == 400, wrong
+
+
+def test_the_level_chosen_to_play_on_leaves_the_score_panel_on_your_game_s(play):
+    page = Page(play.client.get("/?from=1-0-7&ai=impossible&you=X").text)
+    assert page["score-title"].text == "Score: Medium"  # no game yet: the default level's score

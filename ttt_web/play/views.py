@@ -87,8 +87,7 @@ def start_choices() -> dict:
         raise Rejected(
             "A position to play on from names your side and the AI's level as a review does: ?you=X&ai=easy.", 400
         )
-    choices = {**score.preferences(player.current_game()), "mode": "ai", "side": you, "difficulty": ai}
-    return {"choices": choices, "start_side": you}
+    return {"start_side": you, "start_level": ai}
 
 
 def past_page(game: Game, number: str) -> str:
