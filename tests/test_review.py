@@ -243,3 +243,19 @@ def test_no_game_starts_from_a_finished_or_impossible_position(play, start):
     response = play.client.post("/new", data={**play.page().form("new-game"), "from": start})
     assert response.status_code == 400
     assert play.page().marks == "." * 9
+
+
+def test_the_value_strips_labels_sit_on_their_rows_of_dots(client):
+    """ "X wins", "draw" and "O wins" are written level with the dots of that value (a label's
+    baseline 4 units under the row's centre, for 12-unit text)."""
+    page = client.get("/review/1-0-7-4-3-8?ai=impossible&you=X").text
+    labels = dict(
+        (name, float(y)) for y, name in re.findall(r'<text x="2" y="([\d.]+)" class="strip-label">([^<]+)<', page)
+    )
+    rows = {}
+    for y, value in re.findall(r'cy="([\d.]+)" r="\d+" class="strip-dot strip-(x|draw|o)', page):
+        rows.setdefault(value, set()).add(float(y))
+    assert {name: len(found) for name, found in rows.items()} == {"draw": 1, "o": 1}
+    for name, label in (("draw", "draw"), ("o", "O wins")):
+        assert labels[label] - 4 == rows[name].pop()
+    assert labels["draw"] - labels["X wins"] == labels["O wins"] - labels["draw"]
