@@ -281,3 +281,19 @@ def test_play_on_from_a_review_against_the_ai_chooses_its_level_and_your_side(pl
 def test_the_level_chosen_to_play_on_leaves_the_score_panel_on_your_game_s(play):
     page = Page(play.client.get("/?from=1-0-7&ai=impossible&you=X").text)
     assert page["score-title"].text == "Score: Medium"  # no game yet: the default level's score
+
+
+def test_the_value_strips_labels_sit_on_their_rows_of_dots(client):
+    """ "X wins", "draw" and "O wins" are written level with the dots of that value (a label's
+    baseline 4 units under the row's centre, for 12-unit text)."""
+    page = client.get("/review/1-0-7-4-3-8?ai=impossible&you=X").text
+    labels = dict(
+        (name, float(y)) for y, name in re.findall(r'<text x="2" y="([\d.]+)" class="strip-label">([^<]+)<', page)
+    )
+    rows = {}
+    for y, value in re.findall(r'cy="([\d.]+)" r="\d+" class="strip-dot strip-(x|draw|o)', page):
+        rows.setdefault(value, set()).add(float(y))
+    assert {name: len(found) for name, found in rows.items()} == {"draw": 1, "o": 1}
+    for name, label in (("draw", "draw"), ("o", "O wins")):
+        assert labels[label] - 4 == rows[name].pop()
+    assert labels["draw"] - labels["X wins"] == labels["O wins"] - labels["draw"]
