@@ -23,6 +23,12 @@ const drawMark = (link) => {
   link.setAttribute("aria-disabled", "true");
 };
 
+const saySent = (link) => {
+  const status = document.getElementById("status");
+  const cell = link.closest("td").dataset;
+  if (status) status.textContent = `You placed ${link.dataset.places} on ${"abc"[cell.col]}${Number(cell.row) + 1}.`;
+};
+
 const show = (page) => {
   document.querySelector("main").replaceWith(page.querySelector("main"));
   document.title = page.title;
@@ -36,6 +42,7 @@ const play = async (link) => {
   const started = performance.now();
   const url = new URL(link.getAttribute("href"), window.location.href);
   drawMark(link);
+  saySent(link);
   let response;
   try {
     response = await fetch(url, { mode: "same-origin", headers: { Accept: "text/html", "X-Move": "followed" } });

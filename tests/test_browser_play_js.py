@@ -107,3 +107,26 @@ def test_a_move_keeps_the_site_navigation_and_the_board_in_view(browser, live_se
         SHOTS.mkdir(exist_ok=True)
         page.screenshot(path=SHOTS / f"move-{width}x{height}.png")
     context.close()
+
+
+def test_while_a_move_is_on_its_way_the_status_says_it_was_placed(page: Page):
+    """The line under the board no longer says "Your turn" once the mark is drawn: it says the
+    move sent, until the page with the AI's reply replaces it. (The move is held on its way.)"""
+    held = []
+    page.route(re.compile(r".*/move\?.*"), lambda route: held.append(route))
+    page.goto("/")
+    expect(page.locator("#status")).to_contain_text("Your turn")
+    page.locator("#board td[data-row='1'][data-col='1'] a").click()
+    expect(page.locator("#status")).to_have_text("You placed X on b2.")
+    held[0].continue_()
+    expect(page.locator("#board td[data-mark=O]")).to_have_count(1)
+    expect(page.locator("#status")).to_contain_text("The AI played")
+
+
+def test_without_javascript_the_status_after_a_move_is_the_new_pages(browser, live_server):
+    context = browser.new_context(java_script_enabled=False, base_url=live_server)
+    page = context.new_page()
+    page.goto("/")
+    click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))
+    expect(page.locator("#status")).to_contain_text("The AI played")
+    context.close()

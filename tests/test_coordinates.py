@@ -49,3 +49,11 @@ def test_each_listed_moves_action_is_where_its_child_has_the_new_mark(client):
         child = link.attrs["href"].removeprefix("/explore/")
         i, j = (int(n) for n in re.search(r"\((\d), (\d)\)", item.text).groups())
         assert child in judge.children(pos).values() and child[3 * i + j] != pos[3 * i + j], item.text
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("url", [url for url in PAGES if "bugs" not in url and "trace" not in url])
+def test_every_board_beside_actions_says_how_i_and_j_map_to_cells(client, url):
+    """A page that writes cells as (i, j) next to a board explains the pair under the board."""
+    page = Page(client.get(url).text)
+    assert "i the row from the top, j the column from the left" in page["ij-legend"].text, url

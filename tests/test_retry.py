@@ -1,6 +1,8 @@
 """Retry the mistakes of a reviewed game: each move that was not best, as the position
 before it, where a try is graded at once against the independent judge."""
 
+import random
+
 import pytest
 
 from tests import judge
@@ -95,3 +97,59 @@ def test_retries_that_do_not_exist_get_a_clear_page(client, path, status):
 def test_a_retry_past_the_last_counts_the_moves_in_good_english(client, game, said):
     response = client.get(f"/review/{game}/retry/9")
     assert response.status_code == 404 and said in response.text
+
+
+def random_games(count: int, seed: int) -> list[list[int]]:
+    rng, games = random.Random(seed), []
+    for _ in range(count):
+        position, cells = "." * 9, []
+        while not judge.is_over(position):
+            cells.append(rng.choice([c for c in range(9) if position[c] == "."]))
+            position = judge.children(position)[cells[-1]]
+        games.append(cells)
+    return games
+
+
+def asked_by_the_judge(before: str, cell: int) -> str:
+    """What a retry of `cell` must ask for, by the judge: a better outcome, a quicker win, or
+    (every move losing) a slower loss, with the utility and the winner's moves counted."""
+    played, _ = judge.move_outcome(before, cell)
+    best, plies = judge.move_outcome(before, judge.optimal_moves(before)[0])
+    mover = judge.to_move(before)
+    winner = "O" if mover == "X" else "X"
+    if best == "loss":
+        moves = plies // 2
+        when = "on its next move" if moves == 1 else f"in {moves} of its moves"
+        utility = "\N{MINUS SIGN}1" if winner == "O" else "1"
+        return (
+            f"one that loses later. Every move here loses with best play (utility {utility}: {winner} wins),"
+            f" but the best holds out until {winner} wins {when}."
+        )
+    if best == "draw":
+        return "one that holds the draw."
+    moves = (plies + 1) // 2
+    wins = "wins at once" if moves == 1 else f"wins in {moves} of its moves"
+    return f"one that wins sooner: it {wins}." if played == "win" else f"one that {wins}."
+
+
+def test_every_retry_asks_for_what_the_judge_says_is_better(client):
+    asked = []
+    for cells in random_games(80, seed=5):
+        moves, position, mistakes = "-".join(map(str, cells)), "." * 9, []
+        for cell in cells:
+            if cell not in judge.optimal_moves(position):
+                mistakes.append((position, cell))
+            position = judge.children(position)[cell]
+        for n, (before, cell) in enumerate(mistakes, start=1):
+            task = tried_in(client, moves, n)["retry-task"].text
+            asked.append(asked_by_the_judge(before, cell))
+            assert task.endswith(f": {asked[-1]}"), (moves, n, task)
+        assert client.get(f"/review/{moves}/retry/{len(mistakes) + 1}").status_code == 404
+    assert len(asked) > 150
+    assert all(any(kind in said for said in asked) for kind in ("loses later", "wins sooner", "holds the draw"))
+
+
+def tried_in(client, moves: str, n: int) -> Page:
+    response = client.get(f"/review/{moves}/retry/{n}")
+    assert response.status_code == 200
+    return Page(response.text)

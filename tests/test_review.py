@@ -12,6 +12,7 @@ from tests import judge
 from tests.page import Page
 from ttt_web.core import judging
 from ttt_web.core.position import cell_name
+from ttt_web.core.words import either
 from ttt_web.review import picture
 
 GAME = "0-1-4-2-8"  # X a1, O b1 (a mistake), X b2, O c1, X c3 wins
@@ -243,3 +244,56 @@ def test_no_game_starts_from_a_finished_or_impossible_position(play, start):
     response = play.client.post("/new", data={**play.page().form("new-game"), "from": start})
     assert response.status_code == 400
     assert play.page().marks == "." * 9
+
+
+def test_cells_to_choose_from_are_listed_with_commas_and_one_or(client):
+    assert [either(names) for names in (["a2"], ["a2", "b2"], ["a2", "b2", "a3", "c3"])] == [
+        "a2",
+        "a2 or b2",
+        "a2, b2, a3 or c3",
+    ]
+    game = "1-0-2"  # X c1 is a mistake: a2, b2, a3 or c3 held the draw
+    review = Page(client.get(f"/review/{game}?ply=3").text)
+    assert "X should have played a2, b2, a3 or c3, which holds the draw;" in review["verdict"].text
+    assert review["review-moves"].text.count("X should have played a2, b2, a3 or c3") == 1
+    answer = Page(client.get(f"/review/{game}/retry/1?show=answer").text)["retry-answer"].text
+    assert answer.startswith("The answer: X at a2, b2, a3 or c3, which holds the draw"), answer
+
+
+def test_play_on_from_a_review_against_the_ai_chooses_its_level_and_your_side(play):
+    review = Page(play.client.get("/review/1-0-7-4-3-8?ai=impossible&you=X&ply=3").text)
+    start = review["play-from-here"].attrs["href"]
+    assert parse_qs(start.split("?")[1]) == {"from": ["1-0-7"], "ai": ["impossible"], "you": ["X"]}
+    page = Page(play.client.get(start).text)
+    assert page.form("start-ai")["difficulty"] == "impossible"
+    first = next(page["start-ai"].iter("button"))  # Enter submits it
+    assert (first.attrs["value"], first.attrs.get("class")) == ("X", "primary") and "the AI moves" in first.text
+    assert "above" not in page["start-from"].text  # beside the board, on a wide low screen
+    assert "The board shows the position you chose" in page["start-from"].text
+    play.client.post("/new", data={**page.form("start-ai"), "side": "X"})
+    assert "Impossible" in play.page()["score-line"].text
+    plain = Page(play.client.get("/?from=1-0-7").text)  # no level named: the side to move first
+    assert next(plain["start-ai"].iter("button")).attrs["value"] == "O"
+    for wrong in ("ai=hard&you=X", "ai=easy", "you=O", "ai=easy&you=Z"):
+        assert play.client.get(f"/?from=1-0-7&{wrong}").status_code == 400, wrong
+
+
+def test_the_level_chosen_to_play_on_leaves_the_score_panel_on_your_game_s(play):
+    page = Page(play.client.get("/?from=1-0-7&ai=impossible&you=X").text)
+    assert page["score-title"].text == "Score: Medium"  # no game yet: the default level's score
+
+
+def test_the_value_strips_labels_sit_on_their_rows_of_dots(client):
+    """ "X wins", "draw" and "O wins" are written level with the dots of that value (a label's
+    baseline 4 units under the row's centre, for 12-unit text)."""
+    page = client.get("/review/1-0-7-4-3-8?ai=impossible&you=X").text
+    labels = dict(
+        (name, float(y)) for y, name in re.findall(r'<text x="2" y="([\d.]+)" class="strip-label">([^<]+)<', page)
+    )
+    rows = {}
+    for y, value in re.findall(r'cy="([\d.]+)" r="\d+" class="strip-dot strip-(x|draw|o)', page):
+        rows.setdefault(value, set()).add(float(y))
+    assert {name: len(found) for name, found in rows.items()} == {"draw": 1, "o": 1}
+    for name, label in (("draw", "draw"), ("o", "O wins")):
+        assert labels[label] - 4 == rows[name].pop()
+    assert labels["draw"] - labels["X wins"] == labels["O wins"] - labels["draw"]

@@ -56,7 +56,7 @@ def test_the_ais_worse_moves_are_the_ais_and_on_purpose(client):
     for ply, *_ in ai_errors:
         verdict = review(client, LOST, f"{AS_X}&ply={ply}")["verdict"].text
         assert verdict.split(": ")[0].endswith(", on purpose") and ": the AI played" in verdict
-        assert "At easy, the AI plays a worse move on purpose on 60 % of its moves" in verdict
+        assert "At Easy, the AI plays a worse move on purpose on 60 % of its moves" in verdict
     listed = {li.attrs["data-ply"]: li for li in review(client, LOST, AS_X)["review-moves"].iter("li")}
     for ply, mark, best, _ in turns(LOST):
         item = listed[str(ply)]
@@ -67,16 +67,16 @@ def test_the_ais_worse_moves_are_the_ais_and_on_purpose(client):
 
 def test_a_medium_ai_says_its_own_rate_and_an_impossible_one_that_it_never_errs(client):
     page = review(client, LOST, "you=X&ai=medium&ply=2")
-    assert "At medium, the AI plays a worse move on purpose on 25 % of its moves" in page["verdict"].text
+    assert "At Medium, the AI plays a worse move on purpose on 25 % of its moves" in page["verdict"].text
     text = review(client, "4-0-2-6-3-5-1-7-8", "you=O&ai=impossible").root.text
-    assert "At impossible, the AI plays a best move every time." in text
+    assert "At Impossible, the AI plays a best move every time." in text
 
 
 @pytest.mark.parametrize("moves", [LOST, "0-1-4-2-8"])  # the second: O's inaccuracy keeps the loss
 def test_your_accuracy_comes_first_and_says_what_it_counts(client, moves):
     items = list(review(client, moves, "you=O&ai=easy")["review-summary"].iter("li"))
     assert [li.attrs["data-mark"] for li in items] == ["O", "X"]
-    assert items[0].text.startswith("You (O) :") and items[1].text.startswith("AI (X, easy) :")
+    assert items[0].text.startswith("You (O) :") and items[1].text.startswith("AI (X, Easy) :")
     for li, mark in zip(items, "OX", strict=True):
         mine = [t for t in turns(moves) if t[1] == mark]
         kept, best = sum(not t[3] for t in mine), sum(t[2] for t in mine)
@@ -117,7 +117,7 @@ def test_two_people_are_named_in_the_review_and_its_share_text(client):
 def test_the_share_text_against_the_ai_says_your_side_and_accuracy(client):
     page = review(client, "0-1-4-2-8", "you=X&ai=easy")
     assert page["share-text"].text == (
-        "Tic-tac-toe against the AI at easy, every move judged: I won in 3 of my moves (5 in all)."
+        "Tic-tac-toe against the AI at Easy, every move judged: I won in 3 of my moves (5 in all)."
         " I played X, with 100 % accuracy."
     )
 

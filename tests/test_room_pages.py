@@ -28,3 +28,30 @@ def test_back_to_the_resign_page_after_resigning_shows_the_room(app):
     response = guest.client.get(resign_page)  # Back, after resigning: nothing left to resign
     assert response.status_code == 303 and response.headers["Location"].endswith(guest.path)
     assert guest.page()["status"].text == "You resigned. Ann won."
+
+
+def title_of(response) -> str:
+    return next(Page(response.text).root.iter("title")).text
+
+
+def test_every_room_error_page_is_titled_by_its_error(app):
+    host, guest = pair(app)
+    link = host.page().links[1, 1]
+    watcher = Seat(app.test_client(), host.path)
+    alone = Seat(app.test_client()).invite("Ann")
+    errors = {
+        "That move link is not valid (error 400)": host.client.get(f"{host.path}/move?game=zzz"),
+        "There is no such cell on the board (error 400)": host.client.get(f"{host.path}/move?n=0&row=7&col=0"),
+        "You have no seat in this room (error 403)": watcher.client.get(link),
+        "That link or button is from another round, room or seat (error 403)": guest.client.get(link),
+        "Someone took the seat first (error 409)": watcher.join(status=409),
+        "Choose a name that is not your friend's (Ann) (error 409)": Seat(app.test_client(), alone.path).join(
+            "Ann", 409
+        ),
+        "There is no such room (error 404)": host.client.get("/room/AAAAAAAAAAAAAAAAAAAAAA"),
+        "“<” cannot be in a name (error 400)": app.test_client().post("/room/new", data={"name": "<b>"}),
+    }
+    host.move(1, 1)
+    errors["That link is out of date (error 409)"] = host.client.get(link)
+    for title, response in errors.items():
+        assert title_of(response) == f"{title} · Tic-tac-toe", response.status_code

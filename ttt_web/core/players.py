@@ -54,6 +54,11 @@ class Players:
     def against_ai(self) -> bool:
         return bool(self.you)
 
+    @property
+    def level(self) -> str:
+        """The AI's difficulty as the pages name it: "Easy", "Medium", "Impossible"."""
+        return self.ai.capitalize()
+
     def ai_mark(self) -> str:
         return other(self.you) if self.you else ""
 
@@ -64,9 +69,9 @@ class Players:
         return self.names[SIDES.index(mark)] or mark
 
     def label(self, mark: str) -> str:
-        """The player with their mark, capitalised, for lists: "You (X)", "AI (O, easy)", "Ann (X)"."""
+        """The player with their mark, capitalised, for lists: "You (X)", "AI (O, Easy)", "Ann (X)"."""
         if self.you:
-            return f"You ({mark})" if mark == self.you else f"AI ({mark}, {self.ai})"
+            return f"You ({mark})" if mark == self.you else f"AI ({mark}, {self.level})"
         name = self.names[SIDES.index(mark)]
         return f"{name} ({mark})" if name else mark
 
@@ -102,5 +107,5 @@ class Players:
         """Why the AI's worse moves are played, in one sentence."""
         rate = round(100 * MISTAKE_RATE[self.ai])
         if not rate:
-            return f"At {self.ai}, the AI plays a best move every time."
-        return f"At {self.ai}, the AI plays a worse move on purpose on {rate} % of its moves, where it has one."
+            return f"At {self.level}, the AI plays a best move every time."
+        return f"At {self.level}, the AI plays a worse move on purpose on {rate} % of its moves, where it has one."

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from . import tictactoe as ttt
 from .game import Game
 from .players import Players
-from .position import SIDES, cell_name, mark_of, other, winner_of
+from .position import SIDES, Outcome, cell_name, mark_of, other, winner_of
 
 MARKS = Players()  # nobody named: the players are X and O
+SIGNED = {1: "1", 0: "0", -1: "\N{MINUS SIGN}1"}  # a utility as the pages write it
 
 
 def rank(value: ttt.MoveValue) -> tuple[int, int]:
@@ -48,6 +49,23 @@ def outlook(value: ttt.MoveValue, me: str, them: str = "", mine: str = "", their
         moves = (value.plies + 1) // 2
         return "wins at once" if moves == 1 else f"wins in {moves} of {mine or _their(me)} moves"
     return f"loses: {in_words(value, me, them or other(me), mine, theirs)}"
+
+
+def better_move(best: ttt.MoveValue, played: ttt.MoveValue, mark: str, naming: tuple[str, str, str, str]) -> str:
+    """What a retry asks of the player of `mark`, whose move was worse than the `best`, to
+    follow "Find a better move: ": "one that holds the draw"; when the move played won too,
+    "one that wins sooner: it wins at once"; when every move loses, one that loses later, the
+    loss said as a utility (X's side). `naming` is as in_words takes its players."""
+    said = outlook(best, *naming)
+    if best.outcome == played.outcome == "win":
+        return f"one that wins sooner: it {said}"
+    if best.outcome != "loss":
+        return f"one that {said}"
+    utility = Outcome.LOSS.for_x(mark)
+    return (
+        f"one that loses later. Every move here loses with best play (utility {SIGNED[utility]}: {ending(utility)}),"
+        f" but the best holds out until {in_words(best, *naming)}"
+    )
 
 
 def _their(who: str) -> str:
@@ -141,6 +159,12 @@ def ended(cast: Cast, winner: str | None, final: str = "") -> str:
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def either(names: list[str]) -> str:
+    """Alternatives, cells most often, said as one: "a2", "a2 or b2", "a2, b2, a3 or c3"."""
+    *first, last = names
+    return f"{', '.join(first)} or {last}" if first else last
 
 
 def counted(count: int, noun: str) -> str:

@@ -29,9 +29,12 @@ def page(
     form_error: str = "",
     choices: dict | None = None,
     error_field: str = "",
+    start_side: str = "",
+    start_level: str = "",
 ) -> str:
     """The game's page, with a note or a message of the `error` status (400...); `start`, a position to play on
-    from, drawn instead of the game with a choice of who plays; `past`, an earlier move of
+    from, drawn instead of the game with a choice of who plays (`start_side` first and
+    `start_level` checked, if chosen; else the side to move and the current level); `past`, an earlier move of
     the game to show read-only (the browser's Back); `form_error`, said beside the new-game
     form, which keeps the `choices` sent."""
     game = player.current_game()
@@ -51,6 +54,8 @@ def page(
         error_field=error_field,
         start=format_moves(start) if start else "",
         start_game=start_game,
+        start_side=start_side or (start_game.to_move if start_game else ""),
+        start_level=start_level,
     )
 
 

@@ -62,7 +62,7 @@ def game_error(exc: GameError):
 def index():
     moves, ref = requested_start(), request.args.get("g")
     if ref is None:
-        return page(start=moves)
+        return page(start=moves, **start_choices()) if moves else page()
     game = player.current_game()
     if game is None or ref != game.ref:
         return page(message="That board is from an earlier game. Here is your game now.")
@@ -77,6 +77,19 @@ def requested_start() -> tuple[int, ...] | None:
     if start is not None and moves is None:
         raise Rejected("There is no game to play on from that position.", 400)
     return moves
+
+
+def start_choices() -> dict:
+    """The side and level that a review of a game against the AI chooses for playing on from
+    its position (?you=X&ai=impossible), if it names them; 400 if it names them wrongly."""
+    you, ai = request.args.get("you"), request.args.get("ai")
+    if you is None and ai is None:
+        return {}
+    if you not in SIDES or ai not in DIFFICULTIES:
+        raise Rejected(
+            "A position to play on from names your side and the AI's level as a review does: ?you=X&ai=easy.", 400
+        )
+    return {"start_side": you, "start_level": ai}
 
 
 def past_page(game: Game, number: str) -> str:

@@ -11,7 +11,7 @@ from ..core.game import Game, format_moves
 from ..core.judging import Judgement, judge
 from ..core.players import Players
 from ..core.position import action_name, action_of, cell_of, position_of
-from ..core.words import counted, outlook
+from ..core.words import better_move, counted, outlook
 from ..web.board_view import CELL_NAMES, BoardView, position_view
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import url_for
@@ -40,15 +40,16 @@ def mistake(moves: str, n: int):
     view = position_view(text, False, links=links, action=f"try {before.to_move} here")
     if graded is not None:
         view = draw_try(view, tried, before.to_move, solved)
+    judged = judge_all(cells)[ply - 1]
     if answer:
-        view = draw_answer(view, judge_all(cells)[ply - 1])
+        view = draw_answer(view, judged)
     page = render_template(
         "retry/retry.html",
         n=n,
         count=len(plies),
         ply=ply,
         mover=before.to_move,
-        game=judge_all(cells)[ply - 1],
+        game=judged,
         graded=graded,
         solved=solved,
         view=view,
@@ -59,6 +60,7 @@ def mistake(moves: str, n: int):
         actor=players.actor(before.to_move),
         cell=action_name,
         outlook=lambda value, mark: outlook(value, *players.naming(mark)),
+        better=better_move(judged.best, judged.played, before.to_move, players.naming(before.to_move)),
     )
     return Response(page, headers={"Cache-Control": PUBLIC_FOR_A_DAY})
 

@@ -12,7 +12,7 @@ from ..core.game import Game
 from ..core.judging import Judgement, accuracy, value_after
 from ..core.players import Players
 from ..core.position import action_name, other
-from ..core.words import counted, in_words, outlook, result_text
+from ..core.words import counted, either, in_words, outlook, result_text
 
 TURNED = {
     ("win", "draw"): "a win into a draw",
@@ -75,7 +75,7 @@ class Move:
     @property
     def should(self) -> str:
         """What the mover should have played: "you should have played b2, which holds the draw"."""
-        better = " or ".join(self.best)
+        better = either(self.best)
         if self.on_purpose:
             return f"its best was {better}, which {self.outlook(self.judged.best)}"
         return f"{self.actor} should have played {better}, which {self.outlook(self.judged.best)}"
@@ -172,7 +172,7 @@ def share_text(game: Game, players: Players, tally: list[Tally]) -> str:
     if players.against_ai:
         mine = next((t for t in tally if t.mark == players.you), None)
         accurate = f", with {percent(mine.accuracy)} accuracy" if mine else ""
-        against = f"Tic-tac-toe against the AI at {players.ai}"
+        against = f"Tic-tac-toe against the AI at {players.level}"
         return f"{against}, every move judged: {result} I played {players.you}{accurate}."
     scores = " ".join(f"{t.label}: {percent(t.accuracy)} accuracy." for t in tally)
     return f"Tic-tac-toe, every move judged: {result} {scores}"

@@ -63,7 +63,7 @@ def game(moves: str):
             turned=turned,
             retries=len(to_retry(cells, players)),
             retry=url_for("retry.mistake", moves=format_moves(cells), n="1", **players.query()),
-            from_here=format_moves(shown.moves) if shown.moves and not shown.over else "",
+            from_here=play_on_query(shown, players),
             share=site + url_for("review.game", moves=format_moves(cells), **players.query()),
             share_text=share_text(final, players, tally),
             image=site + url_for("review.picture", moves=format_moves(cells), **players.query()),
@@ -72,6 +72,14 @@ def game(moves: str):
     )
     response.headers["Cache-Control"] = PUBLIC_FOR_A_DAY
     return varies_by_host(response)
+
+
+def play_on_query(shown: Game, players: Players) -> dict[str, str]:
+    """The query of the link to play on from the position shown, with your side and the AI's
+    level against the AI; none when the game is over there."""
+    if not shown.moves or shown.over:
+        return {}
+    return {"from": format_moves(shown.moves), **(players.query() if players.against_ai else {})}
 
 
 def players_asked() -> Players:

@@ -58,10 +58,11 @@ def refused_seat(room_id: str, exc: RoomError, typed: str):
     if room is None:
         raise missing(room_id)
     if not room.full:
-        return page(room, version, join_error=str(exc), typed=typed), exc.status
+        return page(room, version, error=exc.status, join_error=str(exc), typed=typed), exc.status
     seat = request.form.get("seat", "")
     taker = roompage.player_names(room, None)[int(seat)] if seat in ("0", "1") else "someone"
-    return page(room, version, message=f"{roompage.cap(taker)} took the seat first. You can watch the game."), 409
+    said = f"{roompage.cap(taker)} took the seat first. You can watch the game."
+    return page(room, version, message=said, error=409), 409
 
 
 @bp.get("/<room_id>/resign")

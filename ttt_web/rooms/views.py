@@ -20,7 +20,7 @@ from ..core.room_record import issued
 from ..rooms import page as roompage
 from ..rooms import stream as roomstream
 from ..web import cookies, player
-from ..web.errors import http_error
+from ..web.errors import error_title, http_error
 from ..web.moves import requested_move
 from ..web.urls import url_for
 from .store import rooms
@@ -37,7 +37,7 @@ def refused(exc: RoomError):
     room, version = rooms().read((request.view_args or {}).get("room_id", ""))
     if room is None:  # an error handler answers; an exception raised here would be a 500
         return http_error(missing((request.view_args or {}).get("room_id", "")))
-    return page(room, version, message=str(exc)), exc.status
+    return page(room, version, message=str(exc), error=exc.status), exc.status
 
 
 @bp.get("/<room_id>")
@@ -136,9 +136,13 @@ def to_room(room_id: str):
     return redirect(url_for("rooms.room", room_id=room_id), 303)
 
 
-def page(room: Room, version: int, message: str | None = None, **form) -> str:
+def page(room: Room, version: int, message: str | None = None, error: int = 0, **form) -> str:
+    """The room's page; with the status `error`, titled by the error that `message` (or the
+    form's `join_error`) says, as every error page is."""
     you = room.player(player.seat_key(room.id))
     remember(room, you)
-    shown = roompage.context(room, version, you)
-    refresh = roompage.REFRESH_SECONDS if shown.waiting and cookies.auto_refresh_on() else None
-    return render_template("rooms/room.html", **shown.values(), refresh=refresh, message=message, **form)
+    values = roompage.context(room, version, you).values()
+    if error:
+        values["title"] = error_title(message or form.get("join_error", ""), error)
+    refresh = roompage.REFRESH_SECONDS if values["waiting"] and cookies.auto_refresh_on() else None
+    return render_template("rooms/room.html", **values, refresh=refresh, message=message, **form)

@@ -88,6 +88,11 @@ def headline(message: str) -> str:
     return message.removesuffix(".")
 
 
+def error_title(message: str, status: int) -> str:
+    """An error page's title, naming the error: "That move link is not valid (error 400)"."""
+    return f"{headline(message)} (error {status})"
+
+
 def first_sentence(message: str) -> tuple[str, str]:
     """A message's first sentence, and the rest: "That link is not from your game.", "Here is..."."""
     first, _, rest = message.partition(". ")
