@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask, request
-from markupsafe import Markup, escape
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .core import tictactoe as ttt
 from .core.options import NAME_PATTERN, NAME_RULE
-from .core.words import either
 from .explore import views as explore
 from .grade import cli as grade_cli
 from .grade import download as grade_download
@@ -30,7 +28,7 @@ from .rooms import store as roomstore
 from .rooms import stream as roomstream
 from .rooms import views as rooms
 from .store.base import STORE_ERRORS
-from .web import board_view, errors, limits, security, sessions, theme, urls
+from .web import cells, errors, limits, security, sessions, theme, urls
 
 ROOT = Path(__file__).resolve().parent.parent
 SYNCED = 1000  # functions whose ensure_sync is remembered: hooks and views, a fixed set
@@ -95,20 +93,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(theme.bp)
     limits.init_app(app)
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
-    app.add_template_filter(board_view.ij, "ij")  # the assignment's (i, j) beside a cell's name
-    app.add_template_filter(said_either, "either")
+    app.add_template_filter(cells.ij, "ij")  # the assignment's (i, j) beside a cell's name
+    app.add_template_filter(cells.said_either, "either")  # "a2, b2 or c3"
     explore.warm(app)  # and what the explorer's first page shows
     learn_views.warm()  # and the empty board's traces
     picture.parts()  # and the parts of every review's picture
     if app.config["PROXY_HOPS"]:  # the client's address, as the proxies in front saw it (outermost)
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXY_HOPS"])
     return app
-
-
-def said_either(items: Iterable, say: Callable = str) -> Markup:
-    """core.words.either for a page, each item said by `say` (a cell's name by default):
-    "a2, b2 or c3", each escaped unless it is markup."""
-    return Markup(either([escape(say(item)) for item in items]))
 
 
 def settings(instance_path: str) -> dict:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..core import tictactoe as ttt
 from .position import EMPTY_BOARD as EMPTY_BOARD  # grade/ still imports the position's words from here
-from .position import Outcome, board, cell_of, over, to_move, utility
+from .position import Outcome, board, cell_of, last_mover, over, to_move, utility
 
 SYMMETRIES = (
     (0, 1, 2, 3, 4, 5, 6, 7, 8),
@@ -163,3 +163,15 @@ def reachable(position: str) -> frozenset[str]:
 def canonical(position: str) -> str:
     """The least of a position's 8 symmetric images: one name for all of them."""
     return min("".join(position[n] for n in symmetry) for symmetry in SYMMETRIES)
+
+
+def moves_to(text: str) -> tuple[int, ...]:
+    """One order of play that reaches a reachable position, none of it after the end."""
+    if text == EMPTY_BOARD:
+        return ()
+    last = last_mover(text)
+    for cell, mark in enumerate(text):
+        before = text[:cell] + "." + text[cell + 1 :]
+        if mark == last and before in reachable(EMPTY_BOARD) and not over(before):
+            return (*moves_to(before), cell)
+    raise ValueError(f"{text} is not reachable")

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 
-from markupsafe import Markup
-
 from ..core import tictactoe as ttt
-from ..core.costs import reachable
+from ..core.costs import moves_to
 from ..core.game import Game
 from ..core.options import DEFAULTS
-from ..core.position import COLUMNS, EMPTY_BOARD, SIDES, action_of, last_mover, other, over
+from ..core.position import SIDES, action_of, other
 from ..core.words import Cast, in_words, rank, status_lines
 from .urls import url_for
 
@@ -251,27 +249,3 @@ def position_view(
     return board_view(
         Game.of_moves(moves_to(text)), teach_on, links=False, history=False, hrefs=links or {}, action=action
     )
-
-
-def moves_to(text: str) -> tuple[int, ...]:
-    """One order of play that reaches a reachable position, none of it after the end."""
-    if text == EMPTY_BOARD:
-        return ()
-    last = last_mover(text)
-    for cell, mark in enumerate(text):
-        before = text[:cell] + "." + text[cell + 1 :]
-        if mark == last and before in reachable(EMPTY_BOARD) and not over(before):
-            return (*moves_to(before), cell)
-    raise ValueError(f"{text} is not reachable")
-
-
-def ij(cell: str | int | tuple[int, int]) -> Markup:
-    """The assignment's action (i, j) for a cell named "c1", numbered 0-8 or given as an
-    action: i is the row from the top, j the column from the left, both from 0."""
-    if isinstance(cell, str):
-        i, j = int(cell[1]) - 1, COLUMNS.index(cell[0])
-    elif isinstance(cell, int):
-        i, j = action_of(cell)
-    else:
-        i, j = cell
-    return Markup(f'<span class="ij">({i}, {j})</span>')
