@@ -63,6 +63,6 @@ def test_what_is_not_a_record_reads_as_none():
 
 
 def test_a_game_played_on_keeps_how_many_moves_were_given_and_one_stored_without_reads_as_0():
-    game, data = stored()
+    _, data = stored()
     assert data["given"] == 2 and Game.from_data(data).given == 2
     assert Game.from_data({k: v for k, v in data.items() if k != "given"}).given == 0

@@ -41,12 +41,7 @@ class Game:
             raise GameError("Unknown game options.")
         if len(self.names) != 2 or not all(valid_name(name) for name in self.names):
             raise GameError(next(name_problem(name) for name in self.names if name_problem(name)))
-        if type(self.given) is not int or not 0 <= self.given <= len(self.moves):
-            raise GameError("The starting position is not in the game.")
-        board = ttt.initial_state()
-        for cell in self.moves:
-            board = _after(board, cell)
-        object.__setattr__(self, "board", board)
+        object.__setattr__(self, "board", _replayed(self.moves, self.given))
 
     def _derived(self, board: ttt.Board, **changes: object) -> Game:
         """A copy with `changes` whose board is already known, so it is not replayed from
@@ -95,8 +90,7 @@ class Game:
         if not isinstance(data, dict) or not _well_typed(data):
             return None
         options = {k: data[k] for k in ("side", "difficulty", "mode", "scored")}
-        options["version"] = data.get("version", 0)  # a game stored before versions were counted has none
-        options["given"] = data.get("given", 0)  # nor one stored before a starting position was kept
+        options |= {k: data.get(k, 0) for k in ("version", "given")}  # 0 in a game stored before each was kept
         try:
             return cls(data["token"], moves=tuple(data["moves"]), names=tuple(data["names"]), **options)
         except (TypeError, ValueError):
@@ -237,8 +231,18 @@ def _well_typed(data: dict) -> bool:
         and isinstance(data.get("token"), str)
         and isinstance(data.get("scored"), bool)
         and {"side", "difficulty", "mode"} <= data.keys()
-        and all(type(data.get(key, 0)) is int for key in ("version", "given"))
+        and type(data.get("version", 0)) is int  # "given" is checked when the game is made
     )
+
+
+def _replayed(moves: tuple[int, ...], given: int) -> ttt.Board:
+    """The board `moves` lead to; GameError if the `given` first moves are not among them."""
+    if type(given) is not int or not 0 <= given <= len(moves):
+        raise GameError("The starting position is not in the game.")
+    board = ttt.initial_state()
+    for cell in moves:
+        board = _after(board, cell)
+    return board
 
 
 def _after(board: ttt.Board, cell: int) -> ttt.Board:
