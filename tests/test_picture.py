@@ -9,8 +9,9 @@ from urllib.parse import parse_qsl
 import pytest
 
 from tests.page import Page
-from ttt_web.core.game import Game, parse_moves
+from ttt_web.core.game import Game
 from ttt_web.core.players import Players
+from ttt_web.core.position import parse_moves
 from ttt_web.review import caption as caption_module
 from ttt_web.review import picture
 from ttt_web.review.caption import captioned

@@ -207,19 +207,6 @@ class Game:
         return any(mark_of(n) != self.ai_side for n in range(self.given, len(self.moves)))
 
 
-def parse_moves(text: str) -> tuple[int, ...] | None:
-    """The cells of a move list written "4-0-8" (the cells 0-8 row by row, in the order
-    played), or None if it is not written so. Says nothing of legality."""
-    parts = text.split("-")
-    if not 1 <= len(parts) <= 9 or not all(len(p) == 1 and p in "012345678" for p in parts):
-        return None
-    return tuple(int(p) for p in parts)
-
-
-def format_moves(moves: tuple[int, ...]) -> str:
-    return "-".join(map(str, moves))
-
-
 def _well_typed(data: dict) -> bool:
     """Whether a stored game has every field, each of the type `to_data` writes."""
     moves, names = data.get("moves"), data.get("names")

@@ -5,7 +5,8 @@
   `(i, j)`, row `i` and column `j` from 0; its **name** has columns a-c from the left and rows
   1-3 from the top: cell 4 is `(1, 1)`, "b2".
 - A **position** is 9 characters read row by row, "X", "O" or "." for an empty cell; the
-  engine's **board** is the same as a list of three rows.
+  engine's **board** is the same as a list of three rows. The **moves** that led to it are
+  written "4-0-8", their cells in the order played (`format_moves`, `parse_moves`).
 - An **outcome** is a player's: win, draw or loss, ordered by `Outcome.sign` (1, 0, -1). A
   position's **utility** is X's: 1 if X wins, 0 for a draw, -1 if O wins.
 """
@@ -101,3 +102,16 @@ class Outcome(StrEnum):
     def for_x(self, mark: str) -> int:
         """This outcome of the player `mark` as a utility: X's point of view."""
         return self.sign if mark == ttt.X else -self.sign
+
+
+def parse_moves(text: str) -> tuple[int, ...] | None:
+    """The cells of a move list written "4-0-8" (the cells 0-8 row by row, in the order
+    played), or None if it is not written so. Says nothing of legality."""
+    parts = text.split("-")
+    if not 1 <= len(parts) <= 9 or not all(len(p) == 1 and p in "012345678" for p in parts):
+        return None
+    return tuple(int(p) for p in parts)
+
+
+def format_moves(moves: tuple[int, ...]) -> str:
+    return "-".join(map(str, moves))

@@ -16,10 +16,10 @@ from ..core import search
 from ..core import tictactoe as ttt
 from ..core.bugs import BUGS, Bug, game, slower_wins, telling_position
 from ..core.costs import moves, reachable
-from ..core.game import Game, format_moves
+from ..core.game import Game
 from ..core.judging import Judgement, judge
 from ..core.pasted import BoardError, parse
-from ..core.position import EMPTY_BOARD, action_name, board, cell_name, cell_of, over, to_move, winner_of
+from ..core.position import EMPTY_BOARD, action_name, board, cell_name, cell_of, format_moves, over, to_move, winner_of
 from ..core.words import outlook, result_text
 from ..web.board_view import position_view
 from ..web.caching import PUBLIC_FOR_A_DAY

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from flask import render_template
 
-from ..core.game import Game, format_moves
+from ..core.game import Game
 from ..core.players import Players
-from ..core.position import position_of
+from ..core.position import format_moves, position_of
 from ..web import cookies, player, score
 from ..web.board_view import BLANK, BoardView, board_view
 from ..web.urls import url_for

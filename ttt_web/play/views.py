@@ -12,9 +12,9 @@ import random
 from flask import Blueprint, Response, redirect, render_template, request
 
 from ..core import tictactoe as ttt
-from ..core.game import Game, GameError, parse_moves
+from ..core.game import Game, GameError
 from ..core.options import DEFAULTS, DIFFICULTIES, MODES, clean_name, name_problem
-from ..core.position import SIDES, other
+from ..core.position import SIDES, other, parse_moves
 from ..web import cookies, player, score
 from ..web.moves import requested_move
 from ..web.urls import url_for

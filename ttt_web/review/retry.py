@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, render_template, request
 
-from ..core.game import Game, format_moves
+from ..core.game import Game
 from ..core.judging import Judgement, judge
 from ..core.players import Players
-from ..core.position import action_name, action_of, cell_of, position_of
+from ..core.position import action_name, action_of, cell_of, format_moves, position_of
 from ..core.words import better_move, counted, outlook
 from ..web.board_view import CELL_NAMES, BoardView, position_view
 from ..web.caching import PUBLIC_FOR_A_DAY

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from flask import Blueprint, Response, abort, render_template, request
 
 from ..core import tictactoe as ttt
-from ..core.game import Game, GameError, format_moves, parse_moves
+from ..core.game import Game, GameError
 from ..core.judging import Judgement, review
 from ..core.players import Players, PlayersError
-from ..core.position import action_of, cell_of, position_of
+from ..core.position import action_of, cell_of, format_moves, parse_moves, position_of
 from ..core.words import ending, result_text
 from ..web.board_view import board_view
 from ..web.caching import PUBLIC_FOR_A_DAY, PUBLIC_FOR_A_MINUTE

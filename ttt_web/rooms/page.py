@@ -16,8 +16,8 @@ from flask import render_template
 from markupsafe import Markup
 
 from ..core import tictactoe as ttt
-from ..core.game import Game, format_moves
-from ..core.position import position_of
+from ..core.game import Game
+from ..core.position import format_moves, position_of
 from ..core.room import GUEST, HOST, Room
 from ..core.words import Cast, ended, status_lines
 from ..web.board_view import BoardView, board_view

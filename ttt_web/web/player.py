@@ -9,8 +9,9 @@ from datetime import UTC, datetime
 
 from flask import g, session
 
-from ..core.game import Game, format_moves, parse_moves
+from ..core.game import Game
 from ..core.options import DEFAULTS
+from ..core.position import format_moves, parse_moves
 from .score import OUTCOMES, count
 
 KEPT_GAMES = 20  # finished games listed on "Your games"
