@@ -294,6 +294,8 @@ def test_an_undo_button_from_an_earlier_game_says_so_and_changes_nothing(play):
     assert response.status_code == 403
     assert "That link or button is from an earlier game. Here is your game now." in Page(response.text).message
     assert play.page().marks == fresh.marks
+    response = play.client.post(old.action("invite"), data=old.form("invite"))
+    assert response.status_code == 403 and "That button is from an earlier game." in response.text
 
 
 def test_undo_after_the_end_takes_the_result_off_the_score(play):
