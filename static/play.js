@@ -31,6 +31,8 @@ const saySent = (link) => {
 
 const show = (page) => {
   document.querySelector("main").replaceWith(page.querySelector("main"));
+  const footer = page.querySelector("footer.site-footer"); // what it says of the board, and the colours' way back
+  if (footer) document.querySelector("footer.site-footer")?.replaceWith(footer);
   document.title = page.title;
   const status = document.getElementById("status") || document.querySelector("main h2");
   if (!status) return;

@@ -130,3 +130,24 @@ def test_without_javascript_the_status_after_a_move_is_the_new_pages(browser, li
     click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))
     expect(page.locator("#status")).to_contain_text("The AI played")
     context.close()
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_the_footer_is_the_new_pages_after_a_move(browser, live_server, javascript):
+    """Once a game is over its empty cells are no longer links, and the footer stops saying so;
+    the colours' form returns to the page's new address. With JavaScript the new page's footer
+    is swapped in with its <main>."""
+    context = browser.new_context(java_script_enabled=javascript, base_url=live_server)
+    page = context.new_page()
+    page.goto("/")
+    page.check("input[name=mode][value=friend]")
+    click_through(page.locator("#new-game button[type=submit]").first)
+    for row, col in ((0, 0), (1, 0), (0, 1), (1, 1)):
+        click_through(page.locator(f"#board td[data-row='{row}'][data-col='{col}'] a"))
+    expect(page.locator("footer")).to_contain_text("Every empty cell is a link")
+    click_through(page.locator("#board td[data-row='0'][data-col='2'] a"))
+    expect(page.locator("#status")).to_have_attribute("data-state", "over")
+    expect(page.locator("footer")).not_to_contain_text("Every empty cell is a link")
+    back = page.locator("footer input[name=back]").get_attribute("value")
+    assert page.url.split("#")[0].endswith(back)
+    context.close()

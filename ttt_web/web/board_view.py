@@ -56,6 +56,11 @@ class BoardView:
     strike: tuple[float, float, float, float] | None  # the winning line, in cell units
     link: str = ""  # the start of every move link: the move's address, the game's token and version
 
+    @property
+    def has_links(self) -> bool:
+        """Whether any empty cell is a link (a move, a try, a position to explore)."""
+        return any(cell.move or cell.href for row in self.rows for cell in row)
+
     def linked(self, link: str) -> BoardView:
         return BoardView(self.rows, self.classes, self.caption, self.status, self.ai_says, self.strike, link)
 
