@@ -163,7 +163,7 @@ def test_the_task_names_the_player_then_the_cell_one_bracket_each(client, query,
     html = client.get(f"/review/{GAME}/retry/1{query}").text
     task = Page(html)["retry-task"].text
     assert task.startswith(f"At move 2, {player} played b1 (0, 1)"), task
-    assert ')</span>, which loses' in html  # nothing between the cell's (i, j) and the rest
+    assert ")</span>, which loses" in html  # nothing between the cell's (i, j) and the rest
 
 
 @pytest.mark.parametrize(
