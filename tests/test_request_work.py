@@ -158,6 +158,7 @@ GAMES = [
     Game(token="t", moves=(0, 4)),
     Game(token="t", moves=(0, 4, 8)),
     Game(token="t", moves=(0, 4), side="O"),
+    Game(token="t", moves=(0, 4), side="O", given=2),  # played on from the position: said so
     Game(token="t", moves=(0, 4), difficulty="easy"),
     Game(token="t", moves=(0, 4), mode="friend"),
     Game(token="t", moves=(0, 4), mode="friend", names=("Ann", "Bo")),
@@ -170,7 +171,7 @@ GAMES = [
 @pytest.mark.parametrize("teach_on", [False, True])
 def test_a_kept_board_is_the_one_its_game_would_be_drawn(client, teach_on):
     """Whatever the drawing depends on finds it: each of games that differ in one thing (the
-    moves, the side, the mode, the names, teach mode), drawn after the others, is what a
+    moves, the side, the mode, the names, the moves given, teach mode), drawn after the others, is what a
     drawing of its own would be."""
     app = client.application
     for game in GAMES + GAMES[::-1]:

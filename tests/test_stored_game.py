@@ -34,6 +34,9 @@ def test_a_stored_game_reads_back_as_it_was():
         {"mode": ["ai"]},
         {"version": "1"},
         {"version": True},
+        {"given": "1"},
+        {"given": -1},
+        {"given": 3},  # more moves given than the game has
     ],
 )
 def test_a_damaged_game_reads_as_none(damage):
@@ -57,3 +60,9 @@ def test_a_game_stored_before_versions_were_counted_reads_as_version_0():
 
 def test_what_is_not_a_record_reads_as_none():
     assert Game.from_data(None) is None and Game.from_data([]) is None
+
+
+def test_a_game_played_on_keeps_how_many_moves_were_given_and_one_stored_without_reads_as_0():
+    _, data = stored()
+    assert data["given"] == 2 and Game.from_data(data).given == 2
+    assert Game.from_data({k: v for k, v in data.items() if k != "given"}).given == 0

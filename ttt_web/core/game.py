@@ -33,6 +33,7 @@ class Game:
     scored: bool = False
     names: tuple[str, str] = ("", "")  # in friend mode, X's and O's; "" for none
     version: int = 0  # counts the moves and undos: a link or a button carries the one it was shown
+    given: int = 0  # how many of the moves were the position it was played on from, not played in it
     board: ttt.Board = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -40,10 +41,7 @@ class Game:
             raise GameError("Unknown game options.")
         if len(self.names) != 2 or not all(valid_name(name) for name in self.names):
             raise GameError(next(name_problem(name) for name in self.names if name_problem(name)))
-        board = ttt.initial_state()
-        for cell in self.moves:
-            board = _after(board, cell)
-        object.__setattr__(self, "board", board)
+        object.__setattr__(self, "board", _replayed(self.moves, self.given))
 
     def _derived(self, board: ttt.Board, **changes: object) -> Game:
         """A copy with `changes` whose board is already known, so it is not replayed from
@@ -58,13 +56,13 @@ class Game:
         """This game with one more move."""
         return self._derived(_after(self.board, cell), moves=(*self.moves, cell))
 
-    def _back_to(self, number: int) -> Game:
+    def at(self, number: int) -> Game:
         """This game as it was after its first `number` moves, not counted in the score: the
         later moves' cells emptied."""
         board = [list(row) for row in self.board]
         for cell in self.moves[number:]:
             board[cell // 3][cell % 3] = ttt.EMPTY
-        return self._derived(board, moves=self.moves[:number], scored=False)
+        return self._derived(board, moves=self.moves[:number], scored=False, given=min(self.given, number))
 
     def _changed_from(self, before: Game) -> Game:
         """This game as a change (a move, an undo) made it from `before`: one version on."""
@@ -78,7 +76,7 @@ class Game:
     def start(cls, rng: random.Random, moves: tuple[int, ...] = (), **options: str) -> Game:
         """A new game, from the empty board or from the position `moves` lead to; the AI
         moves first when it is its turn (it opens when the human plays O)."""
-        game = cls(token=secrets.token_urlsafe(16), moves=moves, **{**DEFAULTS, **options})
+        game = cls(token=secrets.token_urlsafe(16), moves=moves, given=len(moves), **{**DEFAULTS, **options})
         return game.ai_reply(rng)
 
     @classmethod
@@ -92,7 +90,7 @@ class Game:
         if not isinstance(data, dict) or not _well_typed(data):
             return None
         options = {k: data[k] for k in ("side", "difficulty", "mode", "scored")}
-        options["version"] = data.get("version", 0)  # a game stored before versions were counted has none
+        options |= {k: data.get(k, 0) for k in ("version", "given")}  # 0 in a game stored before each was kept
         try:
             return cls(data["token"], moves=tuple(data["moves"]), names=tuple(data["names"]), **options)
         except (TypeError, ValueError):
@@ -108,6 +106,7 @@ class Game:
             "scored": self.scored,
             "names": list(self.names),
             "version": self.version,
+            "given": self.given,
         }
 
     # What the position is: derived from the immutable board once, on first use.
@@ -169,10 +168,6 @@ class Game:
         given = self.names[SIDES.index(mark)] if self.mode == "friend" else ""
         return f"{given} ({mark})" if given else mark
 
-    def at(self, number: int) -> Game:
-        """The game as it was after its first `number` moves."""
-        return self._back_to(number)
-
     def history(self) -> list[tuple[str, str]]:
         """(mark, cell name) for each move so far, e.g. ("X", "b2")."""
         return [(mark_of(n), cell_name(cell)) for n, cell in enumerate(self.moves)]
@@ -197,18 +192,19 @@ class Game:
         return self._then(cell_of(choose_move(self.board, self.difficulty, rng)))
 
     def undo(self) -> Game:
-        """Take back the human's last move, with the AI's reply after it in AI mode. A
-        finished game reopens, so it no longer counts as scored."""
+        """Take back the human's last move, with the AI's reply after it in AI mode, never a
+        move of the position the game started from. A finished game reopens, so it no longer
+        counts as scored."""
         moves = list(self.moves)
-        while moves:
+        while len(moves) > self.given:
             moves.pop()
             if mark_of(len(moves)) != self.ai_side:
-                return self._back_to(len(moves))._changed_from(self)
+                return self.at(len(moves))._changed_from(self)
         raise GameError("There is no move of yours to take back.")
 
     @property
     def can_undo(self) -> bool:
-        return any(mark_of(n) != self.ai_side for n in range(len(self.moves)))
+        return any(mark_of(n) != self.ai_side for n in range(self.given, len(self.moves)))
 
 
 def parse_moves(text: str) -> tuple[int, ...] | None:
@@ -235,8 +231,18 @@ def _well_typed(data: dict) -> bool:
         and isinstance(data.get("token"), str)
         and isinstance(data.get("scored"), bool)
         and {"side", "difficulty", "mode"} <= data.keys()
-        and type(data.get("version", 0)) is int
+        and type(data.get("version", 0)) is int  # "given" is checked when the game is made
     )
+
+
+def _replayed(moves: tuple[int, ...], given: int) -> ttt.Board:
+    """The board `moves` lead to; GameError if the `given` first moves are not among them."""
+    if type(given) is not int or not 0 <= given <= len(moves):
+        raise GameError("The starting position is not in the game.")
+    board = ttt.initial_state()
+    for cell in moves:
+        board = _after(board, cell)
+    return board
 
 
 def _after(board: ttt.Board, cell: int) -> ttt.Board:

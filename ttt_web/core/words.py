@@ -129,14 +129,16 @@ def status_lines(game: Game, cast: Cast) -> tuple[str, ...]:
     moved = f"{_cap(cast.name(mover))} played {cell_name(game.moves[-1])}" if mover else ""
     if game.over:
         return (ended(cast, game.winner, moved if mover == cast.ai else ""),)
+    if game.number == game.given > 0:  # nothing played since the position it started from
+        moved = "You play on from this position" if cast.you else "Play on from this position"
     return (f"{moved}.", _turn(game, cast)) if moved else (_turn(game, cast),)
 
 
 def _turn(game: Game, cast: Cast) -> str:
-    """Whose turn it is. Your mark is said, but for the AI's opponent once the AI has moved:
-    you chose it for the whole game."""
+    """Whose turn it is. Your mark is said, but for the AI's opponent once the AI has moved in
+    this game: you chose it for the whole game."""
     if game.to_move == cast.you:
-        return "Your turn." if cast.ai and game.moves else f"Your turn: place {cast.you}."
+        return "Your turn." if cast.ai and game.number > game.given else f"Your turn: place {cast.you}."
     if cast.you:
         return f"Waiting for {cast.name(game.to_move)} to move."
     return f"{_cap(cast.name(game.to_move))} to move."

@@ -1,0 +1,61 @@
+"""A game played on from a position (a review's "Play on from this position"): its starting
+moves were given, not played in it, so nobody is credited with them and Undo stops there."""
+
+import pytest
+
+from tests.page import Page
+
+START = "1-4-7"  # X b1, O b2, X b3: O to move
+
+
+def play_on(play, **choice) -> Page:
+    """A new game from START, started with the form for `choice` as a review's link shows it."""
+    form = "start-friend" if choice.get("mode") == "friend" else "start-ai"
+    page = Page(play.client.get(f"/?from={START}").text)
+    assert play.client.post("/new", data={**page.form(form), **choice}).status_code == 303
+    return play.page()
+
+
+def undo_disabled(page: Page) -> bool:
+    return "disabled" in next(page["undo"].iter("button")).attrs
+
+
+def test_the_status_says_the_game_starts_from_the_position(play):
+    page = play_on(play, side="O")
+    assert page.marks == ".X..O..X." and page["status"].text == "You play on from this position. Your turn: place O."
+    assert page.title.startswith("You play on from this position. Your turn")
+    page = play.move(0, 0)
+    assert page["status"].text.startswith("The AI played ") and page["status"].text.endswith(". Your turn.")
+
+
+def test_friends_read_that_they_play_on_from_the_position(play):
+    page = play_on(play, mode="friend")
+    assert page["status"].text == "Play on from this position. O to move."
+    assert play.move(0, 0)["status"].text == "O played a1. X to move."
+
+
+def test_the_ais_reply_at_the_start_is_told_as_played(play):
+    """The human plays X, so the AI, to move, replied at the start: that move was played."""
+    page = play_on(play, side="X")
+    assert page.marks.count(".") == 5 and page["status"].text.startswith("The AI played ")
+
+
+@pytest.mark.parametrize("choice", [{"side": "O"}, {"side": "X"}, {"mode": "friend"}])
+def test_undo_stops_at_the_position_played_on_from(play, choice):
+    start = play_on(play, **choice)
+    assert undo_disabled(start)
+    assert play.client.post("/undo", data=start.form("undo")).status_code == 409
+    assert play.page().marks == start.marks
+    play.move(*next(iter(sorted(start.links))))
+    play.submit("undo")
+    page = play.page()
+    assert page.marks == start.marks and undo_disabled(page)
+
+
+def test_the_new_game_panel_says_this_game_was_played_on_and_the_next_starts_empty(play):
+    note = play_on(play, side="O")["next-game-note"].text
+    assert note.startswith("This game: you play O against the AI, Medium, played on from a position.")
+    assert "next game, from the empty board," in note
+    fresh = play.new_game(side="O")
+    assert "position" not in fresh["next-game-note"].text and "empty board" not in fresh["next-game-note"].text
+    assert fresh.marks.count("O") == 0 and fresh.marks.count("X") == 1  # the AI opened, as ticked
