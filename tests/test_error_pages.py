@@ -42,7 +42,7 @@ def responses(tmp_path):
 HEADINGS = {
     "bad move link": (400, "That move link is not valid"),
     "no such cell": (400, "There is no such cell on the board"),
-    "another game's link": (403, "That link or button belongs to another game"),
+    "another game's link": (403, "That link or button is from an earlier game"),
     "unknown page": (404, "Page not found"),
     "no such game to review": (404, "No game of tic-tac-toe has these moves"),
     "bad review link": (400, "Request not understood"),

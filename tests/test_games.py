@@ -56,7 +56,7 @@ def test_a_game_against_the_ai_says_won_lost_or_draw_and_the_difficulty(play):
     assert game["data-outcome"] == page.result
     text = play.page("/games/")["games"].text
     assert {"win": "Won", "loss": "Lost", "draw": "Draw"}[page.result] in text
-    assert "The AI, impossible; you played O" in text
+    assert "The AI, Impossible; you played O" in text
     link = next(play.page("/games/")["games"].iter("a")).attrs["href"]
     assert link.endswith("?ai=impossible&you=O")  # its review speaks of you and the AI
     review = Page(play.client.get(link).text)

@@ -285,6 +285,19 @@ def test_an_address_from_an_earlier_game_or_a_taken_back_move_says_so(play):
     assert play.page("/?g=nonsense&n=x").message
 
 
+def test_an_undo_button_from_an_earlier_game_says_so_and_changes_nothing(play):
+    play.move(1, 1)
+    old = play.page()
+    play.new_game()
+    fresh = play.page()
+    response = play.client.post(old.action("undo"), data=old.form("undo"))
+    assert response.status_code == 403
+    assert "That link or button is from an earlier game. Here is your game now." in Page(response.text).message
+    assert play.page().marks == fresh.marks
+    response = play.client.post(old.action("invite"), data=old.form("invite"))
+    assert response.status_code == 403 and "That button is from an earlier game." in response.text
+
+
 def test_undo_after_the_end_takes_the_result_off_the_score(play):
     play.new_game(mode="friend")
     for row, col in [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]:

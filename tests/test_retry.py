@@ -153,3 +153,26 @@ def tried_in(client, moves: str, n: int) -> Page:
     response = client.get(f"/review/{moves}/retry/{n}")
     assert response.status_code == 200
     return Page(response.text)
+
+
+@pytest.mark.parametrize(
+    ("query", "player"),
+    [("", "O"), ("?you=O&ai=easy", "you (O)"), ("?x=Ann&o=Bo", "Bo (O)")],
+)
+def test_the_task_names_the_player_then_the_cell_one_bracket_each(client, query, player):
+    html = client.get(f"/review/{GAME}/retry/1{query}").text
+    task = Page(html)["retry-task"].text
+    assert task.startswith(f"At move 2, {player} played b1 (0, 1)"), task
+    assert ")</span>, which loses" in html  # nothing between the cell's (i, j) and the rest
+
+
+@pytest.mark.parametrize(
+    ("moves", "n", "said"),
+    [
+        (GAME, 1, "The answer: b2 (★ on the board). It holds the draw."),
+        ("1-0-2", 1, "The answer: a2, b2, a3 or c3 (★ on the board). Each holds the draw."),
+    ],
+)
+def test_the_answer_is_a_plain_sentence_for_one_cell_or_several(client, moves, n, said):
+    answer = Page(client.get(f"/review/{moves}/retry/{n}?show=answer").text)["retry-answer"].text
+    assert answer.startswith(said), answer

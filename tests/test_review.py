@@ -257,7 +257,7 @@ def test_cells_to_choose_from_are_listed_with_commas_and_one_or(client):
     assert "X should have played a2, b2, a3 or c3, which holds the draw;" in review["verdict"].text
     assert review["review-moves"].text.count("X should have played a2, b2, a3 or c3") == 1
     answer = Page(client.get(f"/review/{game}/retry/1?show=answer").text)["retry-answer"].text
-    assert answer.startswith("The answer: X at a2, b2, a3 or c3, which holds the draw"), answer
+    assert answer.startswith("The answer: a2, b2, a3 or c3 (★ on the board). Each holds the draw."), answer
 
 
 def test_play_on_from_a_review_against_the_ai_chooses_its_level_and_your_side(play):

@@ -94,7 +94,7 @@ def test_only_your_moves_are_retried_and_every_link_keeps_who_played(client):
         for n, ply in enumerate(yours, 1):
             retry = Page(client.get(f"/review/{LOST}/retry/{n}?{query}").text)
             assert retry["retry-title"].text == f"Retry {n} of {len(yours)}: your move ({side})"
-            assert retry["retry-task"].text.startswith(f"At move {ply}, you played")
+            assert retry["retry-task"].text.startswith(f"At move {ply}, you ({side}) played")
             assert side in parse_qs(urlsplit(retry["next"].attrs["href"]).query)["you"]
         beyond = client.get(f"/review/{LOST}/retry/{len(yours) + 1}?{query}")
         assert beyond.status_code == 404 and "moves of yours to retry" in beyond.text

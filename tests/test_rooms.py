@@ -359,6 +359,16 @@ def test_stale_forged_and_replayed_links_change_nothing(app):
     assert host.client.get("/room/AAAAAAAAAAAAAAAAAAAAAA/move?n=0&row=0&col=0&game=x").status_code == 404
 
 
+def test_leaving_mid_game_says_the_score_the_resignation_makes(app):
+    host, guest = pair(app)
+    host.move(1, 1)
+    confirm = Page(host.client.get(host.page()["leave"].attrs["href"]).text)
+    assert "The game under way counts as resigned: Bob wins it." in confirm.html
+    assert "Bob keeps the board and their 1 win in this room" in confirm.html
+    assert host.client.post(confirm.action("leave-confirm"), data=confirm.form("leave-confirm")).status_code == 303
+    assert guest.page()["room-score"].attrs["data-guest"] == "1"  # as the page said
+
+
 def test_resign_and_leave_ask_first(app):
     host, guest = pair(app)
     host.move(1, 1)

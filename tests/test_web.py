@@ -84,7 +84,7 @@ def test_a_link_from_another_visitors_page_changes_nothing(app, play):
     before = play.page().marks
     response = play.client.get(foreign)
     assert response.status_code == 403
-    assert "another game" in Page(response.text).message
+    assert "from an earlier game" in Page(response.text).message
     assert play.page().marks == before
 
 

@@ -75,7 +75,7 @@ def outcome(game: Game, record: dict) -> str:
 
 def opponent(game: Game) -> str:
     if game.mode == "ai":
-        return f"The AI, {game.difficulty}; you played {game.side}"
+        return f"The AI, {Players.of(game).level}; you played {game.side}"
     if any(game.names):
         return f"{game.names[0]} (X) and {game.names[1]} (O), on one screen"
     return "Two players, on one screen"

@@ -228,7 +228,7 @@ def back_to_board(game: Game | None) -> Response:
 
 def check_token(game: Game, token: str | None) -> None:
     if not token or not hmac.compare_digest(token.encode(), game.token.encode()):
-        raise Rejected("That link or button belongs to another game. Here is yours.", 403)
+        raise Rejected("That link or button is from an earlier game. Here is your game now.", 403)
 
 
 def check_form_token() -> None:

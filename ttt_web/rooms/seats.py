@@ -29,7 +29,7 @@ bp.register_error_handler(RoomError, refused)
 def invite():
     game = player.current_game()
     if game is not None and not hmac.compare_digest(request.form.get("game", "").encode(), game.token.encode()):
-        raise Forbidden("That button belongs to another game.")
+        raise Forbidden("That button is from an earlier game.")
     key, base, typed = new_key(), public_base(), request.form.get("name", "")[:40]
     try:
         link = lambda room_id: base + url_for("rooms.room", room_id=room_id)  # noqa: E731 - the id is made inside
@@ -98,7 +98,8 @@ def confirm_leave(room_id: str):
     if room.full and room.moves and not room.over:
         lines.append(f"The game under way counts as resigned: {other} wins it.")
     if room.seats[1 - who]:
-        kept = f"{roompage.cap(other)} keeps the board and their {roompage.wins(room.score[1 - who])} in this room"
+        wins = roompage.wins(room.leave(who).score[1 - who])  # counting the game that leaving resigns
+        kept = f"{roompage.cap(other)} keeps the board and their {wins} in this room"
         lines.append(f"{kept}, and can invite someone else.")
         lines.append("Whoever takes your seat starts with no wins, and the draws start again from 0.")
     else:
