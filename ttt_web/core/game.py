@@ -80,9 +80,10 @@ class Game:
         return game.ai_reply(rng)
 
     @classmethod
-    def of_moves(cls, moves: tuple[int, ...]) -> Game:
-        """The position `moves` lead to, as a game between two friends with no token."""
-        return cls(token="", mode="friend", moves=moves)
+    def of_moves(cls, moves: tuple[int, ...], given: int = 0) -> Game:
+        """The position `moves` lead to, as a game between two friends with no token, the
+        first `given` of them the position it was played on from."""
+        return cls(token="", mode="friend", moves=moves, given=given)
 
     @classmethod
     def from_data(cls, data: object) -> Game | None:

@@ -109,3 +109,9 @@ class Players:
         if not rate:
             return f"At {self.level}, the AI plays a best move every time."
         return f"At {self.level}, the AI plays a worse move on purpose on {rate} % of its moves, where it has one."
+
+
+def review_query(players: Players, given: int = 0) -> dict[str, str]:
+    """The query of a link to a game's review: who played, and how many of its moves were
+    the position it was played on from (not said when none were)."""
+    return {**players.query(), **({"given": str(given)} if given else {})}

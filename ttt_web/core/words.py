@@ -81,16 +81,19 @@ def ending(utility: int) -> str:
 def result_text(game: Game, players: Players = MARKS, sharer: bool = False) -> str:
     """How the game ended, the winner named as `players` name them: "Ann won in 3 of their
     moves (5 in all).", "A draw.", or how many moves a game not over has; told by the one
-    who shares it ("I won in 3 of my moves") when `sharer`."""
+    who shares it ("I won in 3 of my moves") when `sharer`. Only the moves played count, not
+    the `given` ones of the position a game was played on from."""
+    played = game.number - game.given  # the moves before were its starting position
+    since = f" played on from the position after move {game.given}" if game.given else ""
     if not game.over:
-        return f"unfinished after {counted(game.number, 'move')}."
+        return f"unfinished after {counted(played, 'move')}{since}."
     if not game.winner:
-        return "A draw."
-    own = (game.number + 1) // 2  # the winner moved last
+        return f"A draw{',' if since else ''}{since}."
+    own = (played + 1) // 2  # the winner moved last
     who, whose = players.subject(game.winner), players.possessive(game.winner)
     if sharer and game.winner == players.you:
         who, whose = "I", "my"
-    return f"{who} won in {own} of {whose} moves ({game.number} in all)."
+    return f"{who} won in {own} of {whose} moves ({played} in all{',' if since else ''}{since})."
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from flask import Blueprint, render_template
 
 from ..core.game import Game
-from ..core.players import Players
+from ..core.players import Players, review_query
 from ..core.position import SIDES, position_of
 from ..web import player
 
@@ -27,7 +27,7 @@ class Played:
     ended: datetime
     ago: str
     final: str  # the final board, 9 characters row by row
-    players: dict[str, str]  # who played, for the review's query
+    players: dict[str, str]  # who played and the moves given, for the review's query
 
 
 @bp.get("/")
@@ -42,7 +42,7 @@ def played(record: dict, now: datetime) -> Played:
     game = player.finished_game(record)
     ended = datetime.fromisoformat(record["ended"])
     final = position_of(game.board)
-    players = Players.of(game).query()
+    players = review_query(Players.of(game), game.given)
     if record["mode"] == "room":
         said, colour, against = in_room(game, record)
     else:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import render_template
 
 from ..core.game import Game
-from ..core.players import Players
+from ..core.players import Players, review_query
 from ..core.position import format_moves, position_of
 from ..web import cookies, player, score
 from ..web.board_view import BLANK, BoardView, board_view
@@ -66,8 +66,8 @@ def about_the_game(game: Game | None) -> dict:
         "token": game.token if game else "",
         "score": score.score(game),
         "history": game.history() if game else [],
-        "review": format_moves(game.moves) if game and game.moves else "",
-        "players": Players.of(game).query() if game else {},
+        "review": format_moves(game.moves) if game and game.number > game.given else "",
+        "players": review_query(Players.of(game), game.given) if game else {},
         "position": position_of((game or BLANK).board),
     }
 

@@ -130,12 +130,14 @@ def captioned(game: Game, players: Players, width: int) -> tuple[tuple[str, ...]
 
 def sentence(game: Game, names: tuple[str, str], first: str) -> str:
     """How the game ended, the players named by `names` (X's, O's; "" for the bare mark);
-    a draw names `first` first (your mark against the AI)."""
+    a draw names `first` first (your mark against the AI); a game played on from a position
+    says so, its result not being the whole game's."""
     if not game.over:
         return f"Unfinished: {tagged(names, game.to_move, start=True)} to move"
+    since = f" from move {game.given}" if game.given else ""
     if game.winner:
-        return f"{tagged(names, game.winner, True)} beat {tagged(names, other(game.winner), False)}"
-    return f"{tagged(names, first, True)} and {tagged(names, other(first), False)} drew"
+        return f"{tagged(names, game.winner, True)} beat {tagged(names, other(game.winner), False)}{since}"
+    return f"{tagged(names, first, True)} and {tagged(names, other(first), False)} drew{since}"
 
 
 def tagged(names: tuple[str, str], mark: str, start: bool) -> str:

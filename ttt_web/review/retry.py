@@ -9,7 +9,7 @@ from flask import Blueprint, Response, abort, render_template, request
 
 from ..core.game import Game
 from ..core.judging import Judgement, judge
-from ..core.players import Players
+from ..core.players import Players, review_query
 from ..core.position import action_name, action_of, cell_of, format_moves, position_of
 from ..core.words import better_move, counted, outlook
 from ..web.board_view import CELL_NAMES, BoardView, position_view
@@ -23,14 +23,15 @@ bp = Blueprint("retry", __name__, url_prefix="/review")
 @bp.get("/<moves>/retry/<int:n>")
 def mistake(moves: str, n: int):
     """The n-th move of the game that was not best (from 1), to find a better one for."""
-    cells, players = reviewed(moves).moves, players_asked()
-    plies = to_retry(cells, players)
+    game, players = reviewed(moves), players_asked()
+    cells, kept = game.moves, review_query(players, game.given)
+    plies = to_retry(cells, players, game.given)
     ply = _nth(plies, n, players)
     before = Game.of_moves(cells[: ply - 1])
     text = position_of(before.board)
 
     def here(**more: str) -> str:
-        return url_for("retry.mistake", moves=format_moves(cells), n=str(n), **players.query(), **more)
+        return url_for("retry.mistake", moves=format_moves(cells), n=str(n), **kept, **more)
 
     tried = _tried(text)
     graded = judge(before.board, action_of(tried)) if tried is not None else None
@@ -55,8 +56,8 @@ def mistake(moves: str, n: int):
         view=view,
         answer=answer,
         here=here,
-        review=lambda **more: url_for("review.game", moves=format_moves(cells), **players.query(), **more),
-        other=lambda k: url_for("retry.mistake", moves=format_moves(cells), n=str(k), **players.query()),
+        review=lambda **more: url_for("review.game", moves=format_moves(cells), **kept, **more),
+        other=lambda k: url_for("retry.mistake", moves=format_moves(cells), n=str(k), **kept),
         actor=players.actor(before.to_move),
         cell=action_name,
         outlook=lambda value, mark: outlook(value, *players.naming(mark)),

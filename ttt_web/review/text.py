@@ -29,6 +29,7 @@ class Move:
     judged: Judgement
     href: str
     players: Players
+    given: bool = False  # a move of the position the game was played on from: not judged
 
     @property
     def mark(self) -> str:

@@ -13,7 +13,7 @@ from flask import Blueprint, Response, abort, render_template, request
 from ..core import tictactoe as ttt
 from ..core.game import Game, GameError
 from ..core.judging import Judgement, review
-from ..core.players import Players, PlayersError
+from ..core.players import Players, PlayersError, review_query
 from ..core.position import action_of, cell_of, format_moves, parse_moves, position_of
 from ..core.words import ending, result_text
 from ..web.board_view import board_view
@@ -30,16 +30,18 @@ bp = Blueprint("review", __name__, url_prefix="/review")
 def game(moves: str):
     final = reviewed(moves)
     cells, players = final.moves, players_asked()
-    extra = {**players.query(), **({"back": "game"} if request.args.get("back") == "game" else {})}
+    kept = review_query(players, final.given)
+    extra = {**kept, **({"back": "game"} if request.args.get("back") == "game" else {})}
 
     def step(ply: int, **more: str) -> str:
         return url_for("review.game", moves=format_moves(cells), ply=str(ply), **extra, **more)
 
-    listed = [Move(n + 1, judged, step(n + 1), players) for n, judged in enumerate(judge_all(cells))]
-    turning = turning_point(listed)
+    listed = [Move(n + 1, judged, step(n + 1), players, n < final.given) for n, judged in enumerate(judge_all(cells))]
+    played = listed[final.given :]  # only the moves played from the starting position count
+    turning = turning_point(played)
     ply, current, better = _shown_ply(listed, turning)
     shown = Game.of_moves(cells[: ply - 1 if better else ply])
-    tally = summary(listed, players)
+    tally = summary(played, players)
     site = public_base()
     response = Response(
         render_template(
@@ -61,12 +63,12 @@ def game(moves: str):
             turning=turning,
             strip=strip(listed, step(0)),
             turned=turned,
-            retries=len(to_retry(cells, players)),
-            retry=url_for("retry.mistake", moves=format_moves(cells), n="1", **players.query()),
+            retries=len(to_retry(cells, players, final.given)),
+            retry=url_for("retry.mistake", moves=format_moves(cells), n="1", **kept),
             from_here=play_on_query(shown, players),
-            share=site + url_for("review.game", moves=format_moves(cells), **players.query()),
+            share=site + url_for("review.game", moves=format_moves(cells), **kept),
             share_text=share_text(final, players, tally),
-            image=site + url_for("review.picture", moves=format_moves(cells), **players.query()),
+            image=site + url_for("review.picture", moves=format_moves(cells), **kept),
             image_height=HEIGHT,
         )
     )
@@ -105,18 +107,23 @@ def _shown_ply(listed: list[Move], turning: Move | None) -> tuple[int, Move | No
     whether the page shows the better move there instead."""
     ply = _ply(len(listed), default=turning.ply if turning else len(listed))
     current = listed[ply - 1] if ply else None
-    better = request.args.get("show") == "better" and current is not None and current.judged.verdict != "best"
+    judged = current is not None and not current.given
+    better = request.args.get("show") == "better" and judged and current.judged.verdict != "best"
     return ply, current, better
 
 
 def reviewed(moves: str) -> Game:
-    """The game written as in the URL; 400 if it is not written so, 404 if no game has
-    these moves."""
+    """The game written as in the URL, with the moves its query says were given (the
+    position it was played on from); 400 if it is not written so, 404 if no game has these
+    moves."""
     cells = parse_moves(moves)
     if cells is None:
         abort(400, "A review link lists the cells played, 0 to 8 row by row, like /review/4-0-8-2.")
+    given = request.args.get("given", "0")
+    if given not in {str(n) for n in range(len(cells))}:
+        abort(400, f"A review of these moves says 0 to {len(cells) - 1} of them were given (?given=3).")
     try:
-        return Game.of_moves(cells)
+        return Game.of_moves(cells, int(given))
     except (GameError, ttt.InvalidMoveError):
         abort(404, "No game of tic-tac-toe has these moves: a cell is played twice or after the end.")
 
@@ -127,11 +134,11 @@ def judge_all(cells: tuple[int, ...]) -> tuple[Judgement, ...]:
     return tuple(review([action_of(cell) for cell in cells]))
 
 
-def to_retry(cells: tuple[int, ...], players: Players) -> list[int]:
+def to_retry(cells: tuple[int, ...], players: Players, given: int = 0) -> list[int]:
     """The plies (from 1) of the people's moves that were not best: the ones to retry (not
-    the AI's)."""
+    the AI's, nor the `given` first moves, the position the game was played on from)."""
     judged = enumerate(judge_all(cells), 1)
-    return [ply for ply, move in judged if move.verdict != "best" and players.learns(move.mark)]
+    return [ply for ply, move in judged if ply > given and move.verdict != "best" and players.learns(move.mark)]
 
 
 def _ply(count: int, default: int) -> int:
@@ -160,7 +167,8 @@ def strip(moves: list[Move], start: str) -> list[Point]:
     """The game's value after every ply, from the empty board (a draw, at `start`) to the end."""
     points = [Point(0, STRIP_LEFT, 2 * STRIP_HEIGHT, 0, start, "Before move 1: draw")]
     for move in moves:
-        label = f"Move {move.ply}, {move.label} at {move.cell}: {ending(move.value)}"
+        who = f"{move.mark} at {move.cell}, starting position" if move.given else f"{move.label} at {move.cell}"
+        label = f"Move {move.ply}, {who}: {ending(move.value)}"
         points.append(
             Point(
                 move.ply,

@@ -58,6 +58,7 @@ def remember(game: Game, left: bool = False) -> None:
         "difficulty": game.difficulty,
         "side": game.side,
         "names": list(game.names),
+        "given": game.given,
     }
     keep(record, game)
 
@@ -101,7 +102,9 @@ def finished_game(record: dict) -> Game:
     record does not hold one."""
     options = {k: record[k] for k in ("difficulty", "side")}
     mode = "friend" if record["mode"] == "room" else record["mode"]
-    return Game(token="", moves=parse_moves(record["moves"]) or (), names=tuple(record["names"]), mode=mode, **options)
+    given = record.get("given", 0)  # 0 in a record kept before the moves given were
+    moves = parse_moves(record["moves"]) or ()
+    return Game(token="", moves=moves, names=tuple(record["names"]), mode=mode, given=given, **options)
 
 
 def _is_record(record: object) -> bool:
