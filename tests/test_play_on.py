@@ -59,3 +59,12 @@ def test_the_new_game_panel_says_this_game_was_played_on_and_the_next_starts_emp
     fresh = play.new_game(side="O")
     assert "position" not in fresh["next-game-note"].text and "empty board" not in fresh["next-game-note"].text
     assert fresh.marks.count("O") == 0 and fresh.marks.count("X") == 1  # the AI opened, as ticked
+
+
+def test_in_teach_mode_the_ai_speaks_only_once_it_has_moved(play):
+    """At the start of a game played on from a position, with you to move, the AI has said
+    nothing to comment on; after your move and its reply, it says what it expects."""
+    play.submit("teach")
+    page = play_on(play, side="O")
+    assert "teaching" in page["board"].attrs["class"] and page.root.by_id("ai-says") is None
+    assert play.move(0, 0).root.by_id("ai-says") is not None

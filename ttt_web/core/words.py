@@ -175,3 +175,21 @@ def either(names: list[str]) -> str:
 def counted(count: int, noun: str) -> str:
     """A number of things, the noun in the plural but for one: "1 move", "2 moves"."""
     return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def ai_says(game: Game) -> str | None:
+    """After the AI moves (teach mode says it): what it expects from here, in moves of its own."""
+    if not (game.ai_side and game.number > game.given and not game.over and game.humans_turn):
+        return None
+    value = ttt.evaluate(game.board)  # for the human, who is to move
+    if value.outcome == "loss":
+        mine = value.plies // 2
+        return "I win on my next move, whatever you play." if mine == 1 else f"I can force a win in {mine} of my moves."
+    if value.outcome == "win":
+        yours = (value.plies + 1) // 2
+        return (
+            "I slipped: you can win right now."
+            if yours == 1
+            else f"I slipped: you can force a win in {yours} of your moves."
+        )
+    return "Best play from here is a draw."

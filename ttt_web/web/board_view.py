@@ -11,7 +11,7 @@ from ..core.costs import moves_to
 from ..core.game import Game
 from ..core.options import DEFAULTS
 from ..core.position import SIDES, action_of, other
-from ..core.words import Cast, in_words, rank, status_lines
+from ..core.words import Cast, ai_says, in_words, rank, status_lines
 from .urls import url_for
 
 BLANK = Game(token="", **DEFAULTS)  # what a visitor with no game yet is shown
@@ -124,7 +124,7 @@ def _drawn(
         classes="board" + (" teaching" if teach_on else "") + (" finished" if shown.over else ""),
         caption=_caption(shown, links),
         status=status(shown),
-        ai_says=ai_says(shown, teach_on),
+        ai_says=ai_says(shown) if teach_on else None,
         strike=strike(shown.winning_line),
     )
 
@@ -214,24 +214,6 @@ def status(game: Game) -> Status:
     if not game.over:
         return Status("playing", "", lines)
     return Status("over", game.winner or "", lines, game.outcome)
-
-
-def ai_says(game: Game, teach_on: bool) -> str | None:
-    """After the AI moves, in teach mode: what it expects from here, in moves of its own."""
-    if not (teach_on and game.ai_side and game.moves and not game.over and game.humans_turn):
-        return None
-    value = ttt.evaluate(game.board)  # for the human, who is to move
-    if value.outcome == "loss":
-        mine = value.plies // 2
-        return "I win on my next move, whatever you play." if mine == 1 else f"I can force a win in {mine} of my moves."
-    if value.outcome == "win":
-        yours = (value.plies + 1) // 2
-        return (
-            "I slipped: you can win right now."
-            if yours == 1
-            else f"I slipped: you can force a win in {yours} of your moves."
-        )
-    return "Best play from here is a draw."
 
 
 def strike(line: tuple[int, ...]) -> tuple[float, float, float, float] | None:
