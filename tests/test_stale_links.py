@@ -25,22 +25,9 @@ def undo_stale(play, form: dict[str, str]) -> Page:
     return page
 
 
-@pytest.mark.parametrize("mode", ["ai", "friend"])
-def test_a_move_from_an_old_tab_after_undo_and_another_move_is_refused(play, mode):
-    play.new_game(mode=mode)
-    play.move(0, 0)
-    if mode == "friend":
-        play.move(1, 2)
-    old = play.page()  # tab 2: two marks, the game at move 2
-    play.submit("undo")
-    page = play.move(*min(old.links))  # tab 1
-    assert page.marks != old.marks and len(page.links) == len(old.links)  # another board, at move 2 again
-    shown = follow_stale(play, old.links[next(iter(sorted(set(old.links) & set(page.links))))])
-    assert shown.marks == page.marks == play.page().marks  # the board as it is now, unchanged
-
-
-@pytest.mark.parametrize("mode", ["ai", "friend"])
-def test_an_undo_from_an_old_tab_after_undo_and_another_move_is_refused(play, mode):
+def undone_and_replayed(play, mode: str) -> tuple[Page, Page]:
+    """The board an old tab shows (two marks, the game at move 2), and the board after Undo and
+    another move in the other tab: another board, at move 2 again."""
     play.new_game(mode=mode)
     play.move(0, 0)
     if mode == "friend":
@@ -48,6 +35,20 @@ def test_an_undo_from_an_old_tab_after_undo_and_another_move_is_refused(play, mo
     old = play.page()
     play.submit("undo")
     page = play.move(*min(old.links))
+    assert page.marks != old.marks and len(page.links) == len(old.links)
+    return old, page
+
+
+@pytest.mark.parametrize("mode", ["ai", "friend"])
+def test_a_move_from_an_old_tab_after_undo_and_another_move_is_refused(play, mode):
+    old, page = undone_and_replayed(play, mode)
+    shown = follow_stale(play, old.links[next(iter(sorted(set(old.links) & set(page.links))))])
+    assert shown.marks == page.marks == play.page().marks  # the board as it is now, unchanged
+
+
+@pytest.mark.parametrize("mode", ["ai", "friend"])
+def test_an_undo_from_an_old_tab_after_undo_and_another_move_is_refused(play, mode):
+    old, page = undone_and_replayed(play, mode)
     assert undo_stale(play, old.form("undo")).marks == page.marks == play.page().marks
 
 
