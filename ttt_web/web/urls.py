@@ -35,7 +35,7 @@ def paths(url_map: Map, root: str) -> Callable[..., str]:
     def path(endpoint: str, **values: str) -> str:
         key = (endpoint, *values.items())
         if (found := built.get(key)) is None:
-            found = _cached(url_map, root, endpoint, tuple(sorted(values.items())))
+            found = _cached(url_map, root, endpoint, tuple(sorted(values.items())))  # one order of the query
             if len(built) < BUILT:
                 built[key] = found
         return found
