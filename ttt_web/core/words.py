@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from . import tictactoe as ttt
 from .game import Game
 from .players import Players
-from .position import SIDES, Outcome, cell_name, mark_of, other, winner_of
+from .position import SIDES, Outcome, action_name, action_of, cell_name, mark_of, other, winner_of
 
 MARKS = Players()  # nobody named: the players are X and O
 SIGNED = {1: "1", 0: "0", -1: "\N{MINUS SIGN}1"}  # a utility as the pages write it
@@ -178,18 +178,35 @@ def counted(count: int, noun: str) -> str:
 
 
 def ai_says(game: Game) -> str | None:
-    """After the AI moves (teach mode says it): what it expects from here, in moves of its own."""
+    """After the AI moves (teach mode says it): what its move did and what it expects from
+    here, in moves of its own."""
     if not (game.ai_side and game.number > game.given and not game.over and game.humans_turn):
         return None
-    value = ttt.evaluate(game.board)  # for the human, who is to move
-    if value.outcome == "loss":
-        mine = value.plies // 2
-        return "I win on my next move, whatever you play." if mine == 1 else f"I can force a win in {mine} of my moves."
+    return ai_move_words(game.at(game.number - 1).board, action_of(game.moves[-1]))
+
+
+def ai_move_words(before: ttt.Board, action: ttt.Action) -> str:
+    """What the AI says of its move `action` on `before`, the game not over after it: "I
+    slipped" only when the move lowered the outcome it had; when every move lost, that it
+    did, and whether this one holds out longest; then what best play leads to from here."""
+    had, got = ttt.evaluate(before), ttt.scores(before)[action]  # for the AI
+    now = _ai_expects(got)
+    if Outcome(got.outcome).sign < Outcome(had.outcome).sign:
+        return f"I slipped: {now[:1].lower()}{now[1:]}"
+    if had.outcome != "loss":
+        return now
+    if had.plies <= 2:  # you win on your next move, whatever I play
+        return f"Every move loses here: {now[:1].lower()}{now[1:]}"
+    held = "I hold out longest with" if got == had else "I could have held out longer than with"
+    return f"Every move loses here; {held} {action_name(action)}. {now}"
+
+
+def _ai_expects(value: ttt.MoveValue) -> str:
+    """Best play after the AI's move worth `value` to it, in a sentence."""
     if value.outcome == "win":
-        yours = (value.plies + 1) // 2
-        return (
-            "I slipped: you can win right now."
-            if yours == 1
-            else f"I slipped: you can force a win in {yours} of your moves."
-        )
+        mine = (value.plies + 1) // 2 - 1  # its moves after this one
+        return "I win on my next move, whatever you play." if mine == 1 else f"I can force a win in {mine} of my moves."
+    if value.outcome == "loss":
+        yours = value.plies // 2
+        return "You can win right now." if yours == 1 else f"You can force a win in {yours} of your moves."
     return "Best play from here is a draw."
