@@ -2,6 +2,7 @@
 moves said to be on purpose, your moves the ones to retry), names between two people; every
 move's side and turning point checked against the independent judge."""
 
+import random
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -36,18 +37,49 @@ def review(client, moves: str, query: str) -> Page:
     return Page(response.text)
 
 
-def test_the_ai_erred_first_yet_the_review_opens_on_your_turning_point(client):
+def decided(moves: str) -> int | None:
+    """By the judge, the ply of the last move that changed the value (X's side), after which
+    the result then forced stayed forced; None if no move changed it."""
+    position, ply, value = "." * 9, None, judge.value("." * 9)[0]
+    for n, cell in enumerate(map(int, moves.split("-")), 1):
+        position = judge.children(position)[cell]
+        if judge.value(position)[0] != value:
+            ply, value = n, judge.value(position)[0]
+    return ply
+
+
+def test_the_turning_point_is_the_move_that_decided_the_result_not_a_first_mistake(client):
     judged = turns(LOST)
-    first = next(t for t in judged if t[3])
-    yours = next(t for t in judged if t[3] and t[1] == "X")
-    assert first[1] == "O" and first[0] < yours[0]  # the game is the case of the complaint
+    yours = [t[0] for t in judged if t[3] and t[1] == "X"]
+    assert judged[1][3] and len(yours) == 3 and decided(LOST) == yours[-1] == 7  # the AI erred first, you last
     page = review(client, LOST, AS_X)
-    assert page["review-title"].attrs["data-ply"] == str(yours[0])
-    assert page["review-title"].text.startswith(f"Move {yours[0]} of 8: you played")
-    assert page["verdict"].text.split(": ")[1].startswith("you played")
-    assert page["turning-point"].text.startswith(f"Your turning point: Move {yours[0]}, you at")
-    assert page["turning-point"].text.endswith("for you, with best play.")
+    assert page["review-title"].attrs["data-ply"] == "7"
+    assert page["review-title"].text.startswith("Move 7 of 8: you played")
+    assert page["turning-point"].text.startswith("Your turning point: Move 7, you at")
+    assert page["turning-point"].text.endswith("turned a win into a loss for you, with best play.")
     assert "The AI won in 4 of its moves (8 in all)." in page.title
+    friends = review(client, "4-1-0-8-2-6-3-7", "x=Ann&o=Bob")  # Bob's early slip, then Ann's a2 lost it
+    assert friends["turning-point"].text == "Move 7, Ann at a2, turned a draw into a loss for Ann, with best play."
+
+
+@pytest.mark.parametrize("query", ["x=Ann&o=Bob", "you=X&ai=easy", "you=O&ai=medium"])
+def test_the_turning_point_of_random_games_is_the_judges_last_change(client, query):
+    rng = random.Random(query)
+    for _ in range(40):
+        position, cells = "." * 9, []
+        while not judge.is_over(position):
+            cells.append(rng.choice(sorted(judge.children(position))))
+            position = judge.children(position)[cells[-1]]
+        moves = "-".join(map(str, cells))
+        page, ply = review(client, moves, query), decided(moves)
+        shown = page["review-title"].attrs["data-ply"]
+        said = page["turning-point"].text
+        if ply is None:
+            assert shown == str(len(cells)) and said.startswith("No move changed the result"), moves
+            continue
+        assert shown == str(ply) and f"Move {ply}, " in said, (moves, ply, said)
+        ai_moved = query.startswith("you=") and ("X" if ply % 2 else "O") != query[4]
+        assert said.startswith("The AI's move settled the result: ") == ai_moved, (moves, said)
 
 
 def test_the_ais_worse_moves_are_the_ais_and_on_purpose(client):

@@ -107,20 +107,21 @@ def turned_text(judged: Judgement) -> str:
 
 
 def turning_point(moves: list[Move]) -> Move | None:
-    """The first move of a person that changed the result; else the AI's; None if none did."""
-    turns = [m for m in moves if (m.judged.best.outcome, m.judged.played.outcome) in TURNED]
-    return next((m for m in turns if m.players.learns(m.mark)), turns[0] if turns else None)
+    """The move after which the result now forced stayed forced: the last that changed the
+    value (it cannot change but by a move that turns it); None if no move did. In a finished
+    game it decided the final result, whoever erred before it."""
+    return next((m for m in reversed(moves) if (m.judged.best.outcome, m.judged.played.outcome) in TURNED), None)
 
 
 def turned(move: Move) -> str:
-    """The turning point in words: "Move 2, you at b1, turned a draw into a loss for you, with
-    best play" (a later mistake may have turned it back)."""
+    """The turning point in words: "Move 7, you at a2, turned a draw into a loss for you,
+    with best play"; the AI's, made on purpose, said to be its."""
     whose = "it" if move.actor == "the AI" else move.actor
     said = (
         f"Move {move.ply}, {move.actor} at {move.cell}, turned {turned_text(move.judged)} for {whose}, with best play"
     )
     if move.players.against_ai and not move.players.learns(move.mark):
-        return f"None of your moves changed the result. {said}, on purpose."
+        return f"The AI's move settled the result: {said}, on purpose."
     return f"{said}."
 
 
