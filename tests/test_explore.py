@@ -250,9 +250,7 @@ def test_the_traces_step_links_land_on_the_step(client):
     assert steps.tag == "nav" and {a.attrs["rel"] for a in steps.iter("a")} == {"prev", "next"}
     linked = [a for a in page["trace"].iter("a") if a.attrs["href"].startswith("/explore/XOXOX..../trace/")]
     assert [a.text for a in linked] == ["← Previous step", "Next step →", "First step", "Last step"]
-    assert [a.attrs["href"] for a in linked] == [
-        f"/explore/XOXOX..../trace/{n}?back=game#step" for n in (4, 6, 1, 64)
-    ]
+    assert [a.attrs["href"] for a in linked] == [f"/explore/XOXOX..../trace/{n}?back=game#step" for n in (4, 6, 1, 64)]
 
 
 @pytest.mark.parametrize(

@@ -113,7 +113,10 @@ def test_a_count_of_given_moves_that_is_not_0_to_one_less_than_the_moves_is_a_40
 def test_the_share_pictures_caption_says_the_game_was_played_on(client):
     game = Game.of_moves(tuple(map(int, WON.split("-"))), 3)
     players = Players(you="O", ai="impossible")
-    assert " ".join(captioned(game, players, picture.SIZE)[0]) == "O beat the AI (X) from move 3"
+    assert captioned(game, players, picture.SIZE)[0] == ("O beat the AI (X, Impossible)", "from move 3")
+    friends = Game.of_moves(tuple(map(int, FRIENDS.split("-"))), 3)
+    named = captioned(friends, Players(names=("Anne-Marie", "Bartholomew")), picture.SIZE)[0]
+    assert named == ("Anne-Marie (X)", "beat Bartholomew (O) from move 3")  # two lines, each within the picture
     assert client.get(f"/review/{WON}/board.png?{AGAINST}&given=3").status_code == 200
 
 
