@@ -156,7 +156,7 @@ def test_the_steps_number_the_moves_given_apart_and_the_moves_played_as_the_summ
         if ply <= 3:
             assert page["review-title"].text == f"Starting position (move {ply} of 3 given): {mark} at {name}"
             assert page.title.startswith(f"Review, starting position (move {ply} of 3 given): {mark} at {name} · ")
-            assert count == f"given {ply} / 3"
+            assert count == f"{ply} / 3 given"  # "given" for screen readers: on a phone the words would not fit
             continue
         actor, label = ("you", "You (O)") if mark == "O" else ("the AI", "AI (X, Impossible)")
         assert cell in judge.optimal_moves(position)  # every move played in WON is a best one

@@ -146,10 +146,11 @@ def heading(move: Move | None, given: int, played: int) -> str:
 
 
 def step_count(move: Move | None, given: int, played: int) -> str:
-    """The step shown, counted as `heading` counts it: "2 / 5", "given 3 / 3"."""
+    """The step shown, counted as `heading` counts it: "2 / 5" of the moves played, "3 / 3"
+    of the moves given (the heading above says so)."""
     if move is None:
         return f"0 / {played}"
-    return f"given {move.number} / {given}" if move.given else f"{move.number} / {played}"
+    return f"{move.number} / {given}" if move.given else f"{move.number} / {played}"
 
 
 @dataclass(frozen=True)
