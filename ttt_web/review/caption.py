@@ -1,9 +1,9 @@
 """The words under the review's picture: how the game ended and who played it, in the third
 person since the picture goes to a friend ("X beat the AI (O, Easy)", "Ann (X) and Bo (O)
-drew"), on one line or, when too wide, two; and their pixels, a band as wide as the board. A name
-the rasterizer cannot draw right (letters the font lacks, right-to-left or shaped scripts,
-combining marks) or whose new letters are over the process's budget is said by its mark,
-and then so is the other name."""
+drew"), on one line or, when too wide, two; and their pixels, a band as wide as the board.
+A name the rasterizer cannot draw right (letters the font lacks, right-to-left or shaped
+scripts, combining marks) or whose new letters are over the process's budget is said by its
+mark, and then so is the other name."""
 
 from __future__ import annotations
 
