@@ -11,9 +11,10 @@ import pytest
 from tests import judge
 from tests.page import Page
 from ttt_web.core import judging
-from ttt_web.core.position import cell_name
-from ttt_web.core.words import either
+from ttt_web.core.position import action_of, board, cell_name
+from ttt_web.core.words import MARKS, either
 from ttt_web.review import picture
+from ttt_web.review.text import Move
 
 GAME = "0-1-4-2-8"  # X a1, O b1 (a mistake), X b2, O c1, X c3 wins
 
@@ -254,7 +255,7 @@ def test_cells_to_choose_from_are_listed_with_commas_and_one_or(client):
     ]
     game = "1-0-2"  # X c1 is a mistake: a2, b2, a3 or c3 held the draw
     review = Page(client.get(f"/review/{game}?ply=3").text)
-    assert "X should have played a2, b2, a3 or c3, which holds the draw;" in review["verdict"].text
+    assert "X should have played a2, b2, a3 or c3, each of which holds the draw;" in review["verdict"].text
     assert review["review-moves"].text.count("X should have played a2, b2, a3 or c3") == 1
     answer = Page(client.get(f"/review/{game}/retry/1?show=answer").text)["retry-answer"].text
     assert answer.startswith("The answer: a2, b2, a3 or c3 (★ on the board). Each holds the draw."), answer
@@ -300,3 +301,19 @@ def test_the_value_strips_labels_sit_on_their_rows_of_dots(client):
     for name, label in (("draw", "draw"), ("o", "O wins")):
         assert labels[label] - 4 == rows[name].pop()
     assert labels["draw"] - labels["X wins"] == labels["O wins"] - labels["draw"]
+
+
+def test_what_should_have_been_played_names_every_best_move_and_says_each_when_several():
+    said = 0
+    for pos in sorted(judge.reachable()):
+        if judge.is_over(pos):
+            continue
+        best = judge.optimal_moves(pos)
+        named = either([cell_name(n) for n in best])
+        for cell in judge.children(pos):
+            if cell not in best:
+                should = Move(1, judging.judge(board(pos), action_of(cell)), "", MARKS).should
+                clause = "each of which" if len(best) > 1 else "which"
+                assert should.startswith(f"{judge.to_move(pos)} should have played {named}, {clause} "), (pos, should)
+                said += 1
+    assert said > 5_000

@@ -172,6 +172,12 @@ def either(names: list[str]) -> str:
     return f"{', '.join(first)} or {last}" if first else last
 
 
+def which(names: list[str]) -> str:
+    """What opens a clause about the alternatives `either` says: "which" after one, "each of
+    which" after several ("b1 or b3, each of which holds the draw")."""
+    return "each of which" if len(names) > 1 else "which"
+
+
 def counted(count: int, noun: str) -> str:
     """A number of things, the noun in the plural but for one: "1 move", "2 moves"."""
     return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -12,7 +12,7 @@ from ..core.game import Game
 from ..core.judging import Judgement, accuracy, value_after
 from ..core.players import Players
 from ..core.position import action_name, other
-from ..core.words import counted, either, in_words, outlook, result_text
+from ..core.words import counted, either, in_words, outlook, result_text, which
 
 TURNED = {
     ("win", "draw"): "a win into a draw",
@@ -83,10 +83,10 @@ class Move:
     @property
     def should(self) -> str:
         """What the mover should have played: "you should have played b2, which holds the draw"."""
-        better = either(self.best)
+        better = f"{either(self.best)}, {which(self.best)} {self.outlook(self.judged.best)}"
         if self.on_purpose:
-            return f"its best was {better}, which {self.outlook(self.judged.best)}"
-        return f"{self.actor} should have played {better}, which {self.outlook(self.judged.best)}"
+            return f"its best was {better}"
+        return f"{self.actor} should have played {better}"
 
     def outlook(self, value: ttt.MoveValue) -> str:
         return outlook(value, *self.players.naming(self.mark))
