@@ -50,6 +50,10 @@ def test_the_last_retry_leads_back_to_the_review(client):
     assert page["next"].attrs["href"] == f"/review/{GAME}" and page["previous"].attrs["href"].endswith("/retry/1")
     assert page["in-review"].attrs["href"] == f"/review/{GAME}?ply=4&show=better"
     assert page["answer"].attrs["href"] == f"/review/{GAME}/retry/2?show=answer"
+    best = judge.optimal_moves(page.marks)
+    wrong = next(c for c in range(9) if page.marks[c] == "." and c not in best)
+    assert page["next"].text == tried(client, 2, wrong)["next"].text == "Back to the review"  # not done yet
+    assert tried(client, 2, best[0])["next"].text == "Done: back to the review"
 
 
 @pytest.mark.parametrize("n", [1, 2])
