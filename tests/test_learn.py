@@ -60,6 +60,25 @@ def test_the_trace_page_marks_the_line_and_the_stack_of_the_independent_tracer(c
         assert [(r.attrs["data-function"], r.attrs["data-line"]) for r in rows] == [(f[0], str(f[5])) for f in stack]
 
 
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("position", ["XO..X....", "XOXOXOOXX", "XXXOO...."])
+def test_the_test_for_the_end_is_said_in_the_words_of_the_line_shown(client, position):
+    """At the root the highlighted line is the Python `if terminal(board):`; below, the
+    pseudocode's `if TERMINAL(state):`: the sentence quotes the line it stands beside."""
+    expected = list(tracer.trace(position, False))
+    tests = [n for n, (event, *_) in enumerate(expected, 1) if event == "test"][:6]
+    for number in tests:
+        shown = page(client, f"/learn/trace/{position}?step={number}")
+        line = shown["code"].by_id(f"line-{shown['trace'].attrs['data-line']}").text
+        said = shown["step-text"].text
+        root = shown["trace"].attrs["data-function"] == "minimax"
+        assert ("if terminal(board):" in line) == root and ("if TERMINAL(state):" in line) == (not root), line
+        if root:
+            assert said.startswith(f"terminal(board) is {'True' if is_over(position) else 'False'}: "), said
+        else:
+            assert said.startswith("TERMINAL(state) is "), said
+
+
 STACK_LABEL = re.compile(
     r"(minimax|MAX-VALUE|MIN-VALUE) (?:the starting position|after ([XO]) plays \((\d), (\d)\) [a-c][1-3]): "
     r"(?:([XO]) to move \((MAX|MIN)\)|the game is over, (.+))"

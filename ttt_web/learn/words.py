@@ -70,9 +70,11 @@ def says(step: tr.Step) -> str:
 
 
 def tested(step: tr.Step, frame: tr.Frame, root: bool) -> str:
+    """The test for the end, in the words of the line shown: the Python's at the root."""
+    test = "terminal(board)" if root else "TERMINAL(state)"
     if tr.finished(frame.position):
-        return f"TERMINAL(state) is true: {won(frame.position)}."
-    return "TERMINAL(state) is false: the game goes on."
+        return f"{test} is {'True' if root else 'true'}: {won(frame.position)}."
+    return f"{test} is {'False' if root else 'false'}: the game goes on."
 
 
 def returned(step: tr.Step, frame: tr.Frame, root: bool) -> str:
