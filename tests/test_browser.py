@@ -205,7 +205,7 @@ def test_exploring_the_search_tree_from_the_game(page: Page, scheme, width):
 def test_practice_by_keyboard(page: Page):
     page.goto("/practice/?position=XX.OO....")
     assert_accessible(page)
-    for cell, outcome in {"c1": "win", "c2": "draw", "a3": "loss", "b3": "loss", "c3": "loss"}.items():
+    for cell, outcome in {"c1": "1", "c2": "0", "a3": "-1", "b3": "-1", "c3": "-1"}.items():
         page.locator(f"input[name='cell-{cell}'][value='{outcome}']").check()
     page.locator("#practice button").focus()
     with page.expect_event("load"):

@@ -11,7 +11,8 @@ POS = "XX.OO...."  # X to move: c1 wins, c2 draws, the rest lose
 
 
 def truth(pos: str) -> dict[str, str]:
-    return {f"cell-{cell_name(n)}": judge.move_outcome(pos, n)[0] for n in judge.children(pos)}
+    """The right answer for each cell, as the form sends it: the utility (X's side) after it."""
+    return {f"cell-{cell_name(n)}": str(judge.value(child)[0]) for n, child in judge.children(pos).items()}
 
 
 def record(client) -> dict[str, str]:
@@ -27,7 +28,7 @@ def test_the_form_asks_about_every_empty_cell(client, stored):
 
 
 def test_every_cell_is_graded_with_the_line_that_proves_it(client):
-    answers = {**truth(POS), "cell-c2": "win"}  # one wrong
+    answers = {**truth(POS), "cell-c2": "1"}  # one wrong
     page = Page(client.post("/practice/", data={"position": POS, **answers}).text)
     graded = {item.attrs["data-cell"]: item.attrs for item in page["practice-graded"].iter("li")}
     assert graded["c1"]["data-correct"] == "true" and graded["c2"]["data-correct"] == "false"
@@ -44,10 +45,44 @@ def test_the_record_keeps_a_streak_and_accuracy_and_counts_a_position_once(clien
     found = record(client)
     assert (found["data-positions"], found["data-streak"], found["data-best"]) == ("2", "2", "2")
     assert (found["data-right"], found["data-tried"]) == ("12", "12")
-    wrong = {k: "loss" for k in truth("....X....")}
+    wrong = {k: "-1" for k in truth("....X....")}
     client.post("/practice/", data={"position": "....X....", **wrong})
     found = record(client)
     assert (found["data-streak"], found["data-best"], found["data-positions"]) == ("0", "2", "3")
+
+
+@pytest.mark.parametrize("pos", ["XO..X....", "XO..X.O..", "XX.OO..X."])  # O to move, X, then O
+def test_the_answers_are_in_xs_terms_and_each_sentence_is_the_judges(client, pos):
+    asked = Page(client.get(f"/practice/?position={pos}").text)
+    labels = [label.text.strip() for label in asked["practice"].iter("label")]
+    assert labels[:3] == ["X wins (1)", "draw (0)", "O wins (\N{MINUS SIGN}1)"]
+    assert "1 if X wins, 0 for a draw, \N{MINUS SIGN}1 if O wins" in asked.root.text
+    wrong = {name: "0" if right != "0" else "1" for name, right in truth(pos).items()}
+    for answers, correct in ((truth(pos), "true"), (wrong, "false")):
+        graded = Page(client.post("/practice/", data={"position": pos, **answers}).text)["practice-graded"]
+        for item in graded.iter("li"):
+            cell = cell_name_to_index(item.attrs["data-cell"])
+            utility, plies = judge.value(judge.children(pos)[cell])
+            assert (item.attrs["data-utility"], item.attrs["data-correct"]) == (str(utility), correct)
+            text = " ".join(item.text.split())
+            mover = judge.to_move(pos)
+            start = f"{'Right' if correct == 'true' else 'Not quite'}: {mover} at {item.attrs['data-cell']} "
+            assert text.startswith(start), text
+            if utility == 0:
+                assert "leads to a draw (utility 0) with best play" in text, text
+            else:
+                winner, moves = ("X" if utility == 1 else "O"), (plies + 2) // 2  # the winner's moves from here
+                said = "now" if winner == mover and moves == 1 else f"in {moves} of its moves"
+                if winner != mover and moves == 1:
+                    said = "on its next move"
+                sign = "1" if utility == 1 else "\N{MINUS SIGN}1"
+                assert f"leads to utility {sign}: {winner} wins {said}" in text, (text, plies)
+            if correct == "false":
+                assert f"(you said {'draw' if wrong['cell-' + item.attrs['data-cell']] == '0' else 'X wins'})" in text
+
+
+def cell_name_to_index(name: str) -> int:
+    return "abc".index(name[0]) + 3 * (int(name[1]) - 1)
 
 
 @pytest.mark.parametrize("pos", ["XXX......", "XXXOO....", "abc", ""])

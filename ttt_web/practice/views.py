@@ -1,6 +1,7 @@
-"""Practice: guess the value. The student marks every empty cell of a position as a win,
-a draw or a loss for the player to move, and gets each cell graded with the line of
-perfect play that proves it; a streak and accuracy are kept in the session."""
+"""Practice: guess the value. The student marks every empty cell of a position with what a
+move there leads to, in X's terms as `utility` counts it (X wins 1, a draw 0, O wins -1),
+and gets each cell graded with the line of perfect play that proves it; a streak and
+accuracy are kept in the session."""
 
 from __future__ import annotations
 
@@ -13,14 +14,15 @@ from flask import Blueprint, abort, render_template, request
 from ..core import tictactoe as ttt
 from ..core.costs import reachable
 from ..core.judging import judge
-from ..core.position import EMPTY_BOARD, Outcome, action_name, action_of, board, cell_name, over, to_move
-from ..core.words import outlook
+from ..core.position import EMPTY_BOARD, Outcome, action_name, action_of, board, cell_name, other, over, to_move
+from ..core.words import SIGNED, ending, in_words
 from ..web import player
 from ..web.board_view import position_view
 
 bp = Blueprint("practice", __name__, url_prefix="/practice")
 rng = random.SystemRandom()
-OUTCOMES = tuple(Outcome)
+# each answer as the form sends it (a utility, X's side) and as the page says it
+ANSWERS = {str(utility): f"{ending(utility)} ({SIGNED[utility]})" for utility in (1, 0, -1)}
 
 
 class Graded(NamedTuple):
@@ -28,8 +30,9 @@ class Graded(NamedTuple):
     what it does (with perfect play after it, as cell names)."""
 
     cell: str
-    answer: str
+    answer: str  # a utility as the form sends it ("1", "0", "-1"), or "" for none
     value: ttt.MoveValue
+    utility: int
     correct: bool
     line: list[str]
 
@@ -47,8 +50,9 @@ def grade():
     for cell in empty_cells(text):
         judged = judge(here, action_of(cell))
         answer = request.form.get(f"cell-{cell_name(cell)}", "")
+        utility = Outcome(judged.played.outcome).for_x(judged.mark)
         refutation = [action_name(a) for a in judged.refutation]
-        graded.append(Graded(cell_name(cell), answer, judged.played, answer == judged.played.outcome, refutation))
+        graded.append(Graded(cell_name(cell), answer, judged.played, utility, answer == str(utility), refutation))
     right = sum(g.correct for g in graded)
     record = player.record_practice(text, right, len(graded))
     return page(text, graded=graded, right=right, record=record)
@@ -60,15 +64,30 @@ def page(text: str, graded=None, right: int = 0, record=None) -> str:
         position=text,
         mover=to_move(text),
         cells=[cell_name(n) for n in empty_cells(text)],
-        outcomes=OUTCOMES,
+        answers=ANSWERS,
         view=position_view(text, teach_on=bool(graded)),
         teach=bool(graded),
         graded=graded,
         right=right,
         record=record or player.practice(),
         game=player.current_game(),
-        outlook=outlook,
+        told=told,
+        said=said,
     )
+
+
+def told(value: ttt.MoveValue, mover: str) -> str:
+    """What a move of `mover` worth `value` leads to, in X's terms, to follow "X at c1 (0, 2)":
+    "leads to utility 1: X wins in 2 of its moves", "leads to a draw (utility 0) with best play"."""
+    utility = Outcome(value.outcome).for_x(mover)
+    if not utility:
+        return "leads to a draw (utility 0) with best play"
+    return f"leads to utility {SIGNED[utility]}: {in_words(value, mover, other(mover))}"
+
+
+def said(answer: str) -> str:
+    """An answer the form sent, in words: "X wins", "draw", "O wins", or "nothing"."""
+    return ending(int(answer)) if answer in ANSWERS else "nothing"
 
 
 def checked(text: str) -> str:
