@@ -214,6 +214,7 @@ def test_the_score_is_in_the_first_screen_while_you_play(page: Page, width, heig
     click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))
     line = page.locator("#score-line")
     expect(line).to_have_text("Score, Medium: Wins 0 · Losses 0 · Draws 0")
+    expect(page.locator("#score")).to_be_hidden()  # the counts are said once, here
     assert in_first_screen(page, "#score-line") and in_first_screen(page, "#board")
     assert box(page, "#score-line")["height"] < 2 * 24  # one line (two at most where it is narrow)
     assert page.evaluate("document.documentElement.scrollWidth") <= width

@@ -67,6 +67,17 @@ def tallies(page: Page) -> list[str]:
     return [span.text for span in page["score-line"].iter("span")]
 
 
+def test_the_counts_are_said_once_on_the_page_under_the_board_where_the_line_is(play):
+    page = play.finish(random.Random(5))
+    counts = [page["score"].attrs[f"data-{n}"] for n in ("wins", "losses", "draws")]
+    assert tallies(page) == [f"{label} {n}" for label, n in zip(("Wins", "Losses", "Draws"), counts, strict=True)]
+    assert "hidden" in page["score"].attrs and "under the board" in page["score-where"].text
+    assert page["reset-score"].text == "Reset all scores…"  # the panel keeps what the line has not
+    start = play.page("/?from=0-4")  # no line under the board here: the panel shows the counts
+    assert start.root.by_id("score-line") is None and "hidden" not in start["score"].attrs
+    assert start.root.by_id("score-where") is None
+
+
 def test_two_friends_scores_are_shown_in_the_games_order_x_first(play):
     """The tally is kept by the pair of names, whoever plays X; the page shows it X first."""
     page = play.new_game(mode="friend", name_x="Zoë", name_o="Li")
@@ -161,8 +172,8 @@ def test_play_again_says_what_it_starts_and_where_to_change_it(play, side, diffi
     page = play.finish(random.Random(5))
     buttons = [b.text for b in page["play-again"].iter("button")]
     level, other = difficulty.capitalize(), "O" if side == "X" else "X"
-    assert buttons[0] == f"Play again: {level}, you {side}"
-    assert buttons[1].startswith(f"Play again as {other}: {level}, ")
+    assert buttons[0] == f"Play again ({level}, you are {side})"
+    assert buttons[1] == f"Play again as {other} ({level}, " + ("the AI opens)" if other == "O" else "you open)")
     assert page["play-again-note"].text.startswith("Play again keeps this game's choices.")
     assert next(page["play-again-note"].iter("a")).attrs["href"] == "#new-game"
     assert "Play again keeps this game's" in page["next-game-note"].text
