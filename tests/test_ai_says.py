@@ -2,8 +2,6 @@
 every move of every reachable position: "I slipped" only when its move lowered its outcome,
 "every move loses" only when it had no better, and the moves counted to the end."""
 
-import re
-
 import pytest
 
 from tests import judge
@@ -27,7 +25,8 @@ def expected_end(child: str) -> str:
         return "Best play from here is a draw."
     moves = (plies + 1) // 2  # the winner moves first or second from here
     if (u == 1) == (ai == "X"):
-        return "I win on my next move, whatever you play." if moves == 1 else f"I can force a win in {moves} of my moves."
+        mine = f"I can force a win in {moves} of my moves."
+        return "I win on my next move, whatever you play." if moves == 1 else mine
     return "You can win right now." if moves == 1 else f"You can force a win in {moves} of your moves."
 
 

@@ -173,8 +173,9 @@ def test_the_steps_number_the_moves_given_apart_and_the_moves_played_as_the_summ
 
 
 def test_the_turning_point_and_the_retry_number_the_move_among_the_moves_played(client):
-    """FRIENDS, played on from move 3: the judge's first move after the start that changed
-    the result is called by its number among the moves played, as the heading calls it."""
+    """FRIENDS, played on from move 3: the judge's last move after the start that changed
+    the result (the one that decided it) is called by its number among the moves played, as
+    the heading calls it."""
     points = {"win": 2, "draw": 1, "loss": 0}
     changed = [
         ply
@@ -183,7 +184,7 @@ def test_the_turning_point_and_the_retry_number_the_move_among_the_moves_played(
         and points[judge.move_outcome(pos, cell)[0]]
         < max(points[judge.move_outcome(pos, c)[0]] for c in judge.children(pos))
     ]
-    ply = changed[0]
+    ply = changed[-1]
     position, cell = positions(FRIENDS)[ply - 1]
     mark = judge.to_move(position)
     page = review(client, "given=3", FRIENDS)
