@@ -214,6 +214,35 @@ def test_practice_by_keyboard(page: Page):
     assert_accessible(page)
 
 
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_practice_answers_in_xs_terms_with_o_to_move(browser, live_server, javascript):
+    context = browser.new_context(java_script_enabled=javascript, base_url=live_server)
+    page = context.new_page()
+    page.goto("/practice/?position=XO..X....")  # O to move: every move but c3 lets X win next
+    for cell in ("c1", "a2", "c2", "a3", "b3"):
+        page.locator(f"fieldset:has(legend:text-is('O at {cell} ')) label", has_text="X wins (1)").click()
+    page.locator("fieldset:has(legend:text-is('O at c3 ')) label", has_text="draw (0)").click()
+    click_through(page.locator("#practice button"))
+    expect(page.locator("#practice-score")).to_have_attribute("data-right", "5")  # c3 loses too: X wins in 2
+    expect(page.locator("#practice-graded li[data-cell='c3']")).to_contain_text(
+        "leads to utility 1: X wins in 2 of its moves (you said draw)"
+    )
+    context.close()
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_the_ai_that_holds_out_longest_says_so(browser, live_server, javascript):
+    context = browser.new_context(java_script_enabled=javascript, base_url=live_server)
+    page = context.new_page()
+    page.goto("/?ai=impossible&from=0-1-4&you=X")
+    click_through(page.get_by_role("button", name="You play X, the AI moves"))
+    click_through(page.locator("#teach button"))
+    expect(page.locator("#ai-says")).to_have_text(
+        "Every move loses here; I hold out longest with c3. You can force a win in 2 of your moves."
+    )
+    context.close()
+
+
 def test_motion_only_where_allowed(page: Page):
     page.goto("/")
     click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))
