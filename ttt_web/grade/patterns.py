@@ -94,14 +94,19 @@ def recognised(choices: dict[str, object], failing: set[str]) -> list[Pattern]:
     bugs = [wrong_player(choices, failing), none_when_all_lose(choices, failing)]
     found = [bug for bug in bugs if bug]
     if not failing:  # notes on legal play only for a minimax that passes
-        live = {p: a for p, a in choices.items() if not over(p) and isinstance(a, tuple)}
+        live = moves_made(choices)
         found += [note for note in (first_tie(live), no_depth(live)) if note]
     return found
 
 
+def moves_made(choices: dict[str, object]) -> dict[str, Action]:
+    """The moves minimax returned on live boards it left as they were."""
+    return {p: a for p, a in choices.items() if not over(p) and isinstance(a, tuple)}
+
+
 def wrong_player(choices: dict[str, object], failing: set[str]) -> Pattern | None:
     """A model of playing for the wrong player that explains the moves minimax got wrong."""
-    moves = {p: a for p, a in choices.items() if not over(p) and isinstance(a, tuple)}
+    moves = moves_made(choices)
     wrong = {p: moves[p] for p in failing if p in moves}
     name = next((name for name, (model, _) in MODELS.items() if explains(model, wrong, moves)), None)
     if name is None:
@@ -124,12 +129,22 @@ def explains(model, wrong: dict[str, Action], moves: dict[str, Action]) -> bool:
 def none_when_all_lose(choices: dict[str, object], failing: set[str]) -> Pattern | None:
     """None (or an exception) exactly where every move loses for the player to move."""
     empty = {p for p in failing if not over(p) and choices.get(p) in (None, "raised")}
-    evidence = (p for p, answer in choices.items() if not over(p) and answer != CHANGED)
-    losing = {p for p in evidence if ttt.evaluate(board(p)).outcome == "loss"}
+    losing = {p for p in choices if losing_evidence(p, choices[p])}
     if not empty or not empty <= losing or len(empty) < MOSTLY * len(losing):
         return None
     example = min(empty, key=lambda p: (p.count("."), p))
-    text = (
+    return Pattern(
+        "None when every move loses", True, none_text(empty, losing), ((example, choices[example]),), example
+    )
+
+
+def losing_evidence(p: str, answer: object) -> bool:
+    """A live position where every move loses for the player to move, and minimax left the board as it was."""
+    return not over(p) and answer != CHANGED and ttt.evaluate(board(p)).outcome == "loss"
+
+
+def none_text(empty: set[str], losing: set[str]) -> str:
+    return (
         f"minimax returns None (or raises) in {counted(len(empty), 'position')}, and in each of them every "
         f"move loses for the player to move ({counted(len(losing), 'such position')} checked). Your loop keeps "
         "a move only when its value beats the starting one (say best = -1 with `>`, or a lookup of the best "
@@ -137,7 +152,6 @@ def none_when_all_lose(choices: dict[str, object], failing: set[str]) -> Pattern
         "-math.inf for MAX (math.inf for MIN), so that a losing move is still returned: the player must move "
         "even when it loses."
     )
-    return Pattern("None when every move loses", True, text, ((example, choices[example]),), example)
 
 
 def first_tie(live: dict[str, Action]) -> Pattern | None:

@@ -164,14 +164,19 @@ def patterns_lines(patterns: list[Pattern], site: str) -> list[str]:
 def verdict(tallies: dict[str, Tally]) -> str:
     """Passed, or the functions that failed a check, those missing, those not checked in
     full (a call that ran over is not a failure), and which to fix first."""
-    failing = [t.label for t in tallies.values() if t.failed and not t.missing]
-    missing = [t.name for t in tallies.values() if t.missing]
-    unfinished = [t.label for t in tallies.values() if not t.ok and not t.failed]
-    said = [listed("Not passed", failing), listed("Missing from your file", missing)]
-    said.append(listed("Not checked in full, with no check failed", unfinished))
+    said = [listed(heading, names) for heading, names in standing(tallies).items()]
     if first := fix_first(tallies):
         said.append(f"Fix {first} first: every other function that fails calls it, and may fail only because of it.")
     return " ".join(part for part in said if part) or "All checks passed."
+
+
+def standing(tallies: dict[str, Tally]) -> dict[str, list[str]]:
+    """The functions that fall short, by how."""
+    return {
+        "Not passed": [t.label for t in tallies.values() if t.failed and not t.missing],
+        "Missing from your file": [t.name for t in tallies.values() if t.missing],
+        "Not checked in full, with no check failed": [t.label for t in tallies.values() if not t.ok and not t.failed],
+    }
 
 
 def listed(heading: str, names: list[str]) -> str:
