@@ -15,6 +15,7 @@ from .wrong import Action, Wrong
 
 FUNCTIONS = ("player", "actions", "result", "winner", "terminal", "utility", "minimax")
 OFF_BOARD = ((3, 1), (1, -1))
+VALID, INVALID = "valid moves", "invalid moves"  # result's two parts
 Judge = Callable[[dict], Wrong | None]
 
 
@@ -24,6 +25,7 @@ class Check:
     position: str
     action: Action | None
     judge: Judge
+    part: str = ""  # which of the function's checks, when the report counts them apart
 
 
 def positions() -> list[str]:
@@ -60,11 +62,11 @@ def result_checks(p: str) -> Iterator[Check]:
     refusals are judged knowing which exceptions the valid moves on `p` raised."""
     raised: dict[str, Action] = {}  # an exception's name: the first valid action that raised it
     for n in (n for n, c in enumerate(p) if c == "."):
-        yield Check("result", p, action_of(n), noting(raised, action_of(n), partial(result, p, n)))
+        yield Check("result", p, action_of(n), noting(raised, action_of(n), partial(result, p, n)), VALID)
     taken = next((n for n, c in enumerate(p) if c != "."), None)
     invalid = OFF_BOARD if taken is None else (action_of(taken), *OFF_BOARD)
     for action in invalid:
-        yield Check("result", p, action, partial(refused, p, action, raised))
+        yield Check("result", p, action, partial(refused, p, action, raised), INVALID)
 
 
 def noting(raised: dict[str, Action], action: Action, judge: Callable[[dict], Wrong | None]) -> Judge:

@@ -4,16 +4,18 @@ chose (`--python`), so it imports nothing of this project; nothing here trusts t
 student's code to behave.
 
 A request is a JSON line: {"call": name, "board": 9 characters, "action": [i, j]}. The
-answer is {"got": value, "type": type name, "seconds": s} or {"raised": exception name,
-"message": text, "where": frames in the student's file}; for `result`, also whether the
-input board changed. Boards travel as 9 characters ("X", "O", ".") and are built with the
-student's own X, O and EMPTY. On SIGUSR1 (the grader's time limit) the child answers
+answer is {"got": value, "type": type name} or {"raised": exception name, "message": text,
+"where": frames in the student's file}, with the call's wall-clock and processor seconds and
+whether the input board changed; for `minimax`, also how many times the student's functions
+were called. Boards travel as 9 characters ("X", "O", ".") and are built with the student's
+own X, O and EMPTY. On SIGUSR1 (the grader's time limit) the child answers
 {"stopped": frames} with where the student's code was, and the grader then ends it.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import importlib.util
 import json
 import os
@@ -24,6 +26,8 @@ import traceback
 
 ITEMS = 50  # of a returned list or set, the first this many travel back
 FRAMES = 3  # the innermost frames in the student's file, for an exception or a stop
+COUNTED = ("player", "actions", "result", "winner", "terminal", "utility", "score", "minimax")
+calls = dict.fromkeys(COUNTED, 0)  # of each function of the student's file, in the current call
 
 
 def load(path: str):
@@ -33,6 +37,24 @@ def load(path: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def counting(module) -> None:
+    """Count the calls to the student's functions made through their module's names (the
+    calls their minimax makes): the grader's evidence of a search that repeats itself."""
+    for name in COUNTED:
+        function = getattr(module, name, None)
+        if callable(function):
+            setattr(module, name, counted(function, name))
+
+
+def counted(function, name: str):
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        calls[name] += 1
+        return function(*args, **kwargs)
+
+    return wrapper
 
 
 def to_board(module, text: str) -> list[list]:
@@ -86,23 +108,25 @@ def answer(module, path: str, request: dict) -> dict:
     board = to_board(module, request["board"])
     before = copy.deepcopy(board)
     args = (board, tuple(request["action"])) if "action" in request else (board,)
-    start = time.perf_counter()
+    calls.update(dict.fromkeys(calls, 0))
+    start, cpu_start = time.perf_counter(), time.process_time()
     try:
         got = function(*args)
     except Exception as error:  # the student's exception is the answer
-        where = frames(error.__traceback__, path)
-        message = str(error)[:200]
-        seconds = time.perf_counter() - start
-        return {
+        reply = {
             "raised": type(error).__name__,
-            "message": message,
-            "changed": board != before,
-            "where": where,
-            "seconds": seconds,
+            "message": str(error)[:200],
+            "where": frames(error.__traceback__, path),
         }
-    seconds = time.perf_counter() - start
-    reply = {"got": plain(module, got), "type": type(got).__name__, "changed": board != before, "same": got is board}
-    reply["seconds"] = seconds
+    else:
+        reply = {"got": plain(module, got), "type": type(got).__name__, "same": got is board}
+    reply |= {
+        "seconds": time.perf_counter() - start,
+        "cpu": time.process_time() - cpu_start,
+        "changed": board != before,
+    }
+    if request["call"] == "minimax":
+        reply["calls"] = {name: count for name, count in calls.items() if count}
     if found != request["call"]:
         reply["found"] = found
     return reply
@@ -160,6 +184,7 @@ def main(path: str, measure: bool) -> None:
         replies.write(json.dumps({"loaded": False, "error": "".join(lines).strip()[-500:]}) + "\n")
         return
     replies.write(json.dumps({"loaded": True, "yardstick": yardstick() if measure else None}) + "\n")
+    counting(module)
     for line in requests:
         replies.write(json.dumps(answer(module, path, json.loads(line))) + "\n")
 

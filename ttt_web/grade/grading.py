@@ -8,6 +8,7 @@ from collections import Counter
 from itertools import groupby
 
 from .checks import Check
+from .patterns import CHANGED
 from .report import Failure, Tally
 from .runner import LoadError, Student
 from .text import table_line
@@ -21,6 +22,11 @@ def limit(student: Student, function: str) -> float:
     if function == "minimax":
         return student.call_seconds
     return min(student.call_seconds, max(1.0, student.call_seconds / CHEAP_SHARE))
+
+
+def number(value: object) -> float:
+    """A number from the reply, 0 when it is not one."""
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
 
 
 def move_of(reply: dict) -> object:
@@ -73,14 +79,18 @@ class Run:
         return ran_over or self.broken[function] >= GIVE_UP_BROKEN
 
     def record(self, tally: Tally, check: Check, reply: dict) -> None:
-        tally.seconds += reply["seconds"] if isinstance(reply.get("seconds"), float) else 0.0
+        tally.seconds += number(reply.get("seconds", reply.get("wall")))  # a call that ran over says "wall"
+        tally.cpu_seconds += number(reply.get("cpu"))
+        if isinstance(calls := reply.get("calls"), dict) and calls:
+            most = max(calls, key=lambda name: number(calls[name]))
+            tally.busiest = max(tally.busiest, (number(calls[most]), str(most), check.position))
         if isinstance(reply.get("found"), str):
             tally.found = reply["found"]
         wrong = check.judge(reply)
         move = move_of(reply) if check.function == "minimax" else ""
-        tally.record(None if wrong is None else Failure(check.position, check.action, wrong, move))
-        if check.function == "minimax":
-            self.choices[check.position] = move
+        tally.record(None if wrong is None else Failure(check.position, check.action, wrong, move), check.part)
+        if check.function == "minimax":  # an answer on a board it changed is no evidence of how it chooses
+            self.choices[check.position] = CHANGED if reply.get("changed") else move
             if wrong:
                 self.failing.add(check.position)
 

@@ -8,16 +8,26 @@ from ..core import tictactoe as ttt
 from ..core.costs import board, over, to_move, utility
 from ..core.position import action_of
 from ..core.search import best_actions, value
-from .wrong import INVALID_ACCEPTED, NOT_A_SET, RAISES_ON_VALID, Action, Wrong, drawn, failed, shown
+from .wrong import (
+    INVALID_ACCEPTED,
+    NOT_A_SET,
+    RAISES_ON_VALID,
+    Action,
+    Wrong,
+    counted,
+    drawn,
+    failed,
+    shown,
+)
 
 
 def player(p: str, reply: dict) -> Wrong | None:
     expected = to_move(p)
-    if wrong := failed(reply, expected):
+    if wrong := failed(reply, shown(expected)):
         return wrong
     if reply["got"] != expected:
-        x, o = p.count("X"), p.count("O")
-        return Wrong(expected, shown(reply["got"]), f"X has {x} marks and O has {o}, so {expected} is to move")
+        marks = f"X has {counted(p.count('X'), 'mark')} and O has {p.count('O')}"
+        return Wrong(shown(expected), shown(reply["got"]), f"{marks}, so {expected} is to move")
     return None
 
 
@@ -29,8 +39,14 @@ def actions(p: str, reply: dict) -> Wrong | None:
         return Wrong("a set", f"a {reply['type']}", "actions must return a set of (i, j) tuples", NOT_A_SET)
     got = pairs(reply["got"])
     if got != expected or len(reply["got"]) != len(got):
-        return Wrong(str(sorted(expected)), shown(reply["got"]), set_difference(expected, got) or "not (i, j) pairs")
+        why = set_difference(expected, got) or "not (i, j) pairs"
+        return Wrong(shown_set(sorted(expected)), shown_set(reply["got"]), why)
     return None
+
+
+def shown_set(items: list) -> str:
+    """A set as Python prints it: {(0, 1), (2, 2)}, or set()."""
+    return "{" + ", ".join(map(shown, items)) + "}" if items else "set()"
 
 
 def pairs(got: list) -> set[Action]:

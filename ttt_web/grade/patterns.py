@@ -14,8 +14,9 @@ from ..core import tictactoe as ttt
 from ..core.costs import board, moves, over, to_move, utility
 from ..core.position import action_of
 from ..core.search import best_actions
-from .wrong import Action
+from .wrong import Action, counted
 
+CHANGED = "changed"  # minimax's answer on a board it changed: no evidence of how it chooses
 ENOUGH = 20  # positions that must show a legal pattern before it is noted
 MOSTLY = 0.8  # of the positions where a bug's model surely errs, the share the student must fail
 
@@ -88,50 +89,69 @@ MODELS: dict[str, tuple[Callable[[str], set[Action]], str]] = {
 
 def recognised(choices: dict[str, object], failing: set[str]) -> list[Pattern]:
     """The bugs and notes `choices` (minimax's answer in each position checked: (i, j),
-    None, or "raised") show, given the positions where minimax failed."""
+    None, "raised", or CHANGED when it changed the board) show, given the positions where
+    minimax failed. Only answers on boards left as they were are evidence."""
     bugs = [wrong_player(choices, failing), none_when_all_lose(choices, failing)]
     found = [bug for bug in bugs if bug]
     if not failing:  # notes on legal play only for a minimax that passes
-        live = {p: a for p, a in choices.items() if not over(p) and isinstance(a, tuple)}
+        live = moves_made(choices)
         found += [note for note in (first_tie(live), no_depth(live)) if note]
     return found
 
 
+def moves_made(choices: dict[str, object]) -> dict[str, Action]:
+    """The moves minimax returned on live boards it left as they were."""
+    return {p: a for p, a in choices.items() if not over(p) and isinstance(a, tuple)}
+
+
 def wrong_player(choices: dict[str, object], failing: set[str]) -> Pattern | None:
-    wrong = {p: choices[p] for p in failing if not over(p) and isinstance(choices.get(p), tuple)}
-    name = next((name for name, (model, _) in MODELS.items() if explains(model, wrong, choices, failing)), None)
+    """A model of playing for the wrong player that explains the moves minimax got wrong."""
+    moves = moves_made(choices)
+    wrong = {p: moves[p] for p in failing if p in moves}
+    name = next((name for name, (model, _) in MODELS.items() if explains(model, wrong, moves)), None)
     if name is None:
         return None
     on_o = all(to_move(p) == ttt.O for p in wrong)
-    extra = f" Every one of the {len(wrong):,} moves it gets wrong is O's." if on_o else ""
+    extra = f" Every one of the {counted(len(wrong), 'move')} it gets wrong is O's." if on_o else ""
     examples = tuple((p, wrong[p]) for p in sorted(wrong, key=lambda p: (p.count("."), p))[:3])
     return Pattern(f"Wrong player: {name}", True, MODELS[name][1] + extra, examples)
 
 
-def explains(model, wrong: dict[str, Action], choices: dict[str, object], failing: set[str]) -> bool:
-    """Does the bug's model play every wrong move, and does the student fail most of the
-    positions where the model cannot play a right one?"""
+def explains(model, wrong: dict[str, Action], moves: dict[str, Action]) -> bool:
+    """Does the bug's model play every wrong move, and, of the positions where minimax
+    returned a move and the model cannot play a right one, does minimax play most wrong?"""
     if not wrong or not all(move in model(p) for p, move in wrong.items()):
         return False
-    surely = [p for p in choices if not over(p) and not model(p) & set(best_actions(p))]
-    return bool(surely) and sum(p in failing for p in surely) >= MOSTLY * len(surely)
+    surely = [p for p in moves if not model(p) & set(best_actions(p))]
+    return bool(surely) and sum(p in wrong for p in surely) >= MOSTLY * len(surely)
 
 
 def none_when_all_lose(choices: dict[str, object], failing: set[str]) -> Pattern | None:
     """None (or an exception) exactly where every move loses for the player to move."""
     empty = {p for p in failing if not over(p) and choices.get(p) in (None, "raised")}
-    losing = {p for p in choices if not over(p) and ttt.evaluate(board(p)).outcome == "loss"}
+    losing = {p for p in choices if losing_evidence(p, choices[p])}
     if not empty or not empty <= losing or len(empty) < MOSTLY * len(losing):
         return None
     example = min(empty, key=lambda p: (p.count("."), p))
-    text = (
-        f"minimax returns None (or raises) in {len(empty):,} positions, and in each of them every move loses "
-        f"for the player to move ({len(losing):,} such positions were checked). Your loop keeps a move only when "
-        "its value beats the starting one (say best = -1 with `>`, or a lookup of the best value that is "
-        "never found), and a losing move never does. Start from the first move, or from -math.inf for MAX "
-        "(math.inf for MIN), so that a losing move is still returned: the player must move even when it loses."
+    return Pattern(
+        "None when every move loses", True, none_text(empty, losing), ((example, choices[example]),), example
     )
-    return Pattern("None when every move loses", True, text, ((example, choices[example]),), example)
+
+
+def losing_evidence(p: str, answer: object) -> bool:
+    """A live position where every move loses for the player to move, and minimax left the board as it was."""
+    return not over(p) and answer != CHANGED and ttt.evaluate(board(p)).outcome == "loss"
+
+
+def none_text(empty: set[str], losing: set[str]) -> str:
+    return (
+        f"minimax returns None (or raises) in {counted(len(empty), 'position')}, and in each of them every "
+        f"move loses for the player to move ({counted(len(losing), 'such position')} checked). Your loop keeps "
+        "a move only when its value beats the starting one (say best = -1 with `>`, or a lookup of the best "
+        "value that is never found), and a losing move never does. Start from the first move, or from "
+        "-math.inf for MAX (math.inf for MIN), so that a losing move is still returned: the player must move "
+        "even when it loses."
+    )
 
 
 def first_tie(live: dict[str, Action]) -> Pattern | None:

@@ -1,10 +1,13 @@
-"""The progress bar on stderr: tqdm's when it is installed, else a plain one of our own.
-Either names the function it checks and keeps ticking while a long call runs."""
+"""Progress on stderr: on a terminal, a bar (tqdm's when it is installed, else a plain one of
+our own) that names the function it checks and keeps ticking while a long call runs;
+elsewhere (a file, a pipe), a line now and then, so that a redirected run is not silent."""
 
 from __future__ import annotations
 
 import sys
 import time
+
+EVERY = 30  # seconds between two lines of progress where no bar can be drawn
 
 
 class Plain:
@@ -36,24 +39,41 @@ class Plain:
         self.stream.flush()
 
 
-class Silent:
+class Lines:
+    """`Checking minimax: 1,234 of 56,158 calls made, 95 s`, a line when the run starts and
+    then every `every` seconds, flushed: for a stream that is not a terminal."""
+
+    def __init__(self, total: int, stream=None, every: float = EVERY) -> None:
+        self.total, self.done, self.stream, self.every = total, 0, stream or sys.stderr, every
+        self.function, self.start, self.said = "", time.monotonic(), None
+
     def set_description(self, function: str) -> None:
-        pass
+        self.function = function
+        self.refresh()
 
     def update(self, n: int = 1) -> None:
-        pass
+        self.done += n
+        self.refresh()
 
     def refresh(self) -> None:
-        pass
+        now = time.monotonic()
+        if self.said is None or now - self.said >= self.every:
+            self.said = now
+            elapsed = now - self.start
+            self.stream.write(
+                f"Checking {self.function}: {self.done:,} of {self.total:,} calls made, {elapsed:.0f} s\n"
+            )
+            self.stream.flush()
 
     def close(self) -> None:
         pass
 
 
 def progress_bar(total: int, shown: bool):
-    """A bar with set_description, update, refresh and close."""
+    """A bar with set_description, update, refresh and close: `shown` on a terminal, else
+    lines now and then."""
     if not shown or not sys.stderr.isatty():
-        return Silent()
+        return Lines(total)
     try:
         from tqdm import tqdm
     except ImportError:

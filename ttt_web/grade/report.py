@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..core.costs import over, to_move
-from .wrong import INVALID_ACCEPTED, MISSING, NOT_A_SET, TIMEOUT, Action, Wrong
+from .wrong import INVALID_ACCEPTED, MISSING, NOT_A_SET, TIMEOUT, Action, Wrong, counted
 
 KEPT = 3  # failures kept per kind of failure, the first met
 CALLERS = {  # which functions a CS50 solution builds on each one
@@ -49,16 +49,23 @@ class Tally:
     unchecked: int = 0
     why_unchecked: str = ""
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # of the seconds, those the student's process computed
+    busiest: tuple = ()  # minimax's call that called one function most: (times, the function, position)
     kinds: Counter = field(default_factory=Counter)
     movers: Counter = field(default_factory=Counter)  # who was to move where it failed ("" when over)
     failures: list[Failure] = field(default_factory=list)
+    parts: dict[str, list[int]] = field(default_factory=dict)  # checks passed and made, per part (result's)
 
     @property
     def missing(self) -> bool:
         return bool(self.kinds[MISSING])
 
-    def record(self, failure: Failure | None) -> None:
+    def record(self, failure: Failure | None, part: str = "") -> None:
         self.checked, self.unchecked = self.checked + 1, self.unchecked - 1
+        if part:
+            counts = self.parts.setdefault(part, [0, 0])
+            counts[0] += failure is None
+            counts[1] += 1
         if failure is None:
             self.passed += 1
             return
@@ -83,7 +90,10 @@ class Tally:
             return f"MISSING: your file has no function named {self.name}"
         parts = [f"FAILED in {self.failed:,}"] if self.failed else []
         if self.kinds[TIMEOUT]:
-            parts.append(f"{self.kinds[TIMEOUT]:,} ran over the time limit")
+            count = self.kinds[TIMEOUT]
+            parts.append(
+                f"{counted(count, 'call')} ran over the time limit ({'not failures' if count > 1 else 'not a failure'})"
+            )
         if self.unchecked:
             parts.append(f"{self.unchecked:,} not checked ({self.why_unchecked or 'time ran out'})")
         return "; ".join(parts) or "ok"
@@ -136,6 +146,7 @@ def to_json(path: str, tallies: dict[str, Tally], patterns: list, site: str) -> 
             "why_unchecked": t.why_unchecked if t.unchecked else "",
             "seconds": round(t.seconds, 3),
             "kinds": dict(t.kinds),
+            "parts": {part: {"passed": passed, "checked": made} for part, (passed, made) in t.parts.items()},
             "failures": [*map(failure, t.failures)],
         }
         for t in tallies.values()

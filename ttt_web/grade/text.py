@@ -5,16 +5,20 @@ recognised, how long each function took, and what to fix first."""
 
 from __future__ import annotations
 
-from ..core.costs import over, to_move
+from ..core.costs import EMPTY_BOARD, over, reachable, to_move
+from .checks import INVALID
 from .patterns import Pattern
 from .report import Failure, Tally, explorer, fix_first, link
 from .wrong import TIMEOUT
 
 LOCAL_SITE = "http://127.0.0.1:5000"  # `make run`'s
 TABLE_HEAD = f"  {'function':<10} {'passed':>7} / {'checked':<7}"
+MUST = {INVALID: " (where result must raise an exception)"}
 SHOWN = 3  # failures drawn per function (at least one of each kind)
 SLOW_SHARE = 0.5  # minimax taking more than this share of the time (and SLOW_SECONDS) earns a hint
 SLOW_SECONDS = 10
+WAITED = 0.25  # minimax computing for less than this share of its time waits (a loaded machine stretches less)
+REPEATS = 10  # a function called this many times per position reachable: a search that repeats itself
 LEARNING = (
     "This grade is a tool for learning, not an exam: your file runs with your own permissions, and a "
     "file that tampers with the grader (writes to its reply channel, reads its answers, ends its "
@@ -52,7 +56,7 @@ def shown_failures(tally: Tally) -> list[Failure]:
 
 def failure_lines(tally: Tally, site: str) -> list[str]:
     kinds = ", ".join(f"{kind} {count:,}" for kind, count in tally.kinds.most_common())
-    lines = ["", f"{tally.label}: {tally.status}", f"  by kind: {kinds}", ""]
+    lines = ["", f"{tally.label}: {tally.status}", *parts_lines(tally), f"  by kind: {kinds}", ""]
     said = set()  # each place an exception was raised is shown once
     for failure in shown_failures(tally):
         wrong = failure.wrong
@@ -67,6 +71,12 @@ def failure_lines(tally: Tally, site: str) -> list[str]:
     if tally.name == "minimax" and on_o_only(tally):
         lines += ["  Every position minimax gets wrong has O to move: look at how it chooses for O (MIN).", ""]
     return lines
+
+
+def parts_lines(tally: Tally) -> list[str]:
+    """What the checks passed are, when the function's checks come in parts (result's)."""
+    said = [f"{passed:,} of {made:,} on {part}{MUST.get(part, '')}" for part, (passed, made) in tally.parts.items()]
+    return [f"  passed: {', '.join(said)}"] if said else []
 
 
 def on_o_only(tally: Tally) -> bool:
@@ -85,10 +95,23 @@ def timing_lines(tallies: dict[str, Tally]) -> list[str]:
     lines = ["", "Time in your code: " + ", ".join(f"{t.label} {t.seconds:.1f} s" for t in tallies.values())]
     minimax = tallies.get("minimax")
     if minimax and minimax.seconds > SLOW_SECONDS and minimax.seconds > SLOW_SHARE * total:
+        lines += slow_lines(minimax, total)
+    return lines
+
+
+def slow_lines(minimax: Tally, total: float) -> list[str]:
+    """Why minimax took most of the time, from the evidence: processor time it did not use
+    (it waited), and calls counted that repeat the search. Slow is not wrong."""
+    took = f"Your minimax took {minimax.seconds:.0f} s, {minimax.seconds / total:.0%} of the time your code ran"
+    if minimax.cpu_seconds < WAITED * minimax.seconds:
+        took += f", and computed for only {minimax.cpu_seconds:.1f} s of it: it waits (time.sleep, a lock, input()?)"
+    lines = [took + ". Being slow is not a failure."]
+    times, function, position = minimax.busiest or (0, "", EMPTY_BOARD)
+    if times > REPEATS * len(reachable(position)):
         lines += [
-            f"Your minimax took {minimax.seconds:.0f} s of the {total:.0f}: it searches the same positions again "
-            "and again. Memoize (functools.cache on a tuple of the board's rows) or prune (alpha-beta) to make it "
-            "fast; it is not wrong to be slow."
+            f"In one call, on a board from which {len(reachable(position)):,} positions can be reached, your code "
+            f"called {function} {times:,} times: it searches the same positions again and again. Memoize "
+            "(functools.cache on a tuple of the board's rows) or prune (alpha-beta) to make it fast."
         ]
     return lines
 
@@ -139,13 +162,21 @@ def patterns_lines(patterns: list[Pattern], site: str) -> list[str]:
 
 
 def verdict(tallies: dict[str, Tally]) -> str:
-    """Passed, or the functions not passed and which to fix first."""
-    failing = [t.label for t in tallies.values() if not t.ok and not t.missing]
-    missing = [t.name for t in tallies.values() if t.missing]
-    said = [listed("Not passed", failing), listed("Missing from your file", missing)]
+    """Passed, or the functions that failed a check, those missing, those not checked in
+    full (a call that ran over is not a failure), and which to fix first."""
+    said = [listed(heading, names) for heading, names in standing(tallies).items()]
     if first := fix_first(tallies):
         said.append(f"Fix {first} first: every other function that fails calls it, and may fail only because of it.")
     return " ".join(part for part in said if part) or "All checks passed."
+
+
+def standing(tallies: dict[str, Tally]) -> dict[str, list[str]]:
+    """The functions that fall short, by how."""
+    return {
+        "Not passed": [t.label for t in tallies.values() if t.failed and not t.missing],
+        "Missing from your file": [t.name for t in tallies.values() if t.missing],
+        "Not checked in full, with no check failed": [t.label for t in tallies.values() if not t.ok and not t.failed],
+    }
 
 
 def listed(heading: str, names: list[str]) -> str:

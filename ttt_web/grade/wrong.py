@@ -65,6 +65,11 @@ def ran_over(reply: dict) -> str:
     return f"{took}, and was not deep in a search when stopped: a loop that never ends?"
 
 
+def counted(n: int, noun: str) -> str:
+    """`n` and the noun, plural unless one: "1 mark", "2 marks"."""
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
 def shown(got: object) -> str:
     """A student's answer as Python would print it, boards drawn on one line."""
     if is_board(got):

@@ -1,0 +1,120 @@
+"""The grader says only what its evidence shows: no minimax bug named from the answers on
+boards minimax changed, no "memoize" without calls counted that repeat the search, no
+"Not passed" for a call that ran over; what result's passed checks are; a redirected run
+that is not silent; and its answers quoted alike and counted in the right number."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from tests.grading import STUDENTS, graded, graded_json, mutant
+from ttt_web.core.costs import EMPTY_BOARD, reachable, tree_size
+from ttt_web.grade import child
+from ttt_web.grade.judges import actions, player
+from ttt_web.grade.progress import Lines, progress_bar
+from ttt_web.grade.report import Failure, Tally
+from ttt_web.grade.text import slow_lines, table_line, verdict
+from ttt_web.grade.wrong import TIMEOUT, Wrong
+
+SAME_AGAIN = "searches the same positions again and again"
+WAITS = "it waits (time.sleep, a lock, input()?)"
+
+
+@pytest.mark.server
+def test_no_bug_of_minimax_is_named_from_boards_it_changed(tmp_path):
+    """result changes the board it is given: minimax fails, and its moves on the boards it
+    changed are no evidence of how it chooses. Fixed, the same file passes."""
+    code, report = graded_json(STUDENTS / "result_mutates.py", "--only", "minimax")
+    assert code == 1 and report["functions"]["minimax"]["kinds"]["changed the board"]
+    assert report["patterns"] == []
+    fixed = mutant(tmp_path, "result_mutates.py", "    new = board\n", "    new = [list(row) for row in board]\n")
+    code, report = graded_json(fixed, "--only", "minimax")
+    assert code == 0 and not [p for p in report["patterns"] if p["failure"]]
+
+
+@pytest.mark.server
+def test_results_passed_checks_are_said_to_be_the_invalid_moves():
+    code, out = graded(STUDENTS / "result_mutates.py", "--only", "result")
+    said = "  passed: 0 of 16,167 on valid moves, 13,559 of 13,559 on invalid moves (where result must raise"
+    assert code == 1 and "result      13,559 / 29,726  FAILED in 16,167" in out and said in out
+
+
+@pytest.mark.server
+def test_a_call_that_waits_past_its_limit_is_no_failure_and_not_called_a_search(tmp_path):
+    line = "    choices = sorted(actions(board))\n"
+    sleeps = "    if board == initial_state():\n        __import__('time').sleep(60)\n"
+    code, out = graded(mutant(tmp_path, "quick.py", line, sleeps + line), "--only", "minimax", "--call-seconds", "0.5")
+    assert code == 1 and "minimax used only 0 s of processor time in 3 s: is it waiting (sleep, a lock)?" in out
+    assert "  minimax      5,477 / 5,478   1 call ran over the time limit (not a failure)" in out
+    assert out.rstrip().endswith("Not checked in full, with no check failed: minimax.")
+    assert "Not passed" not in out and "FAILED" not in out and SAME_AGAIN not in out
+
+
+def slow(cpu_seconds: float, busiest: tuple = ()) -> Tally:
+    return Tally("minimax", seconds=100.0, cpu_seconds=cpu_seconds, busiest=busiest)
+
+
+@pytest.mark.unit
+def test_a_slow_minimax_is_told_why_from_the_evidence_only():
+    textbook = (tree_size(EMPTY_BOARD) - 1, "result", EMPTY_BOARD)
+    memoized = (16_167, "result", EMPTY_BOARD)  # once per move of every position
+    waits = " ".join(slow_lines(slow(5.0, memoized), 101.0))
+    assert "Your minimax took 100 s, 99% of the time your code ran, and computed for only 5.0 s" in waits
+    assert WAITS in waits and SAME_AGAIN not in waits and "Memoize" not in waits
+    searches = " ".join(slow_lines(slow(95.0, textbook), 101.0))
+    assert WAITS not in searches and SAME_AGAIN in searches and "Memoize" in searches
+    assert f"from which 5,478 positions can be reached, your code called result {textbook[0]:,} times" in searches
+    both = " ".join(slow_lines(slow(5.0, textbook), 101.0))
+    assert WAITS in both and SAME_AGAIN in both
+    unknown = " ".join(slow_lines(slow(95.0), 101.0))
+    assert unknown == "Your minimax took 100 s, 99% of the time your code ran. Being slow is not a failure."
+
+
+@pytest.mark.unit
+def test_the_student_process_counts_the_calls_its_minimax_makes():
+    module = child.load(str(STUDENTS / "textbook.py"))
+    child.counting(module)
+    position = "XO......."
+    reply = child.answer(module, str(STUDENTS / "textbook.py"), {"call": "minimax", "board": position})
+    assert reply["calls"]["result"] == tree_size(position) - 1 > 10 * len(reachable(position))
+    assert reply["calls"]["minimax"] == 1 and reply["cpu"] <= reply["seconds"] + 0.01
+
+
+@pytest.mark.unit
+def test_a_call_that_ran_over_is_no_failure_in_the_verdict():
+    ran_over = Tally("minimax", unchecked=1)
+    ran_over.record(Failure(EMPTY_BOARD, None, Wrong("a move", "no answer", "", TIMEOUT)))
+    failed = Tally("player", unchecked=1)
+    failed.record(Failure(EMPTY_BOARD, None, Wrong("'X'", "'O'")))
+    assert table_line(ran_over).endswith("1 call ran over the time limit (not a failure)")
+    assert verdict({"minimax": ran_over}) == "Not checked in full, with no check failed: minimax."
+    said = verdict({"player": failed, "minimax": ran_over})
+    assert said.startswith("Not passed: player. Not checked in full, with no check failed: minimax.")
+
+
+@pytest.mark.unit
+def test_answers_are_quoted_alike_and_counted_in_the_right_number():
+    wrong = player("X........", {"got": "X", "type": "str", "changed": False})
+    assert (wrong.expected, wrong.got) == ("'O'", "'X'")
+    assert wrong.why == "X has 1 mark and O has 0, so O is to move"
+    assert "2 marks" in player("XX.O.....", {"got": "X", "type": "str", "changed": False}).why
+    offered = actions("XO.......", {"got": [[0, 0], [0, 2]], "type": "set", "changed": False})
+    assert offered.expected.startswith("{(0, 2), (1, 0),") and offered.got == "{(0, 0), (0, 2)}"
+
+
+@pytest.mark.unit
+def test_progress_where_no_bar_can_be_drawn_is_a_line_now_and_then():
+    assert isinstance(progress_bar(10, shown=False), Lines)
+    stream = io.StringIO()
+    lines = Lines(10, stream, every=3600)
+    lines.set_description("minimax")
+    for _ in range(10):
+        lines.update()
+    assert stream.getvalue() == "Checking minimax: 0 of 10 calls made, 0 s\n"
+    often = Lines(10, io.StringIO(), every=0)
+    often.set_description("player")
+    often.update()
+    assert often.stream.getvalue().splitlines()[-1] == "Checking player: 1 of 10 calls made, 0 s"
+    assert "\r" not in often.stream.getvalue()
