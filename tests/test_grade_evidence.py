@@ -14,7 +14,7 @@ from ttt_web.core.costs import EMPTY_BOARD, reachable, tree_size
 from ttt_web.grade import child
 from ttt_web.grade.judges import actions, player
 from ttt_web.grade.progress import Lines, progress_bar
-from ttt_web.grade.report import Failure, Tally
+from ttt_web.grade.report import Failure, Tally, link
 from ttt_web.grade.text import slow_lines, table_line, verdict
 from ttt_web.grade.wrong import TIMEOUT, Wrong
 
@@ -118,3 +118,13 @@ def test_progress_where_no_bar_can_be_drawn_is_a_line_now_and_then():
     often.update()
     assert often.stream.getvalue().splitlines()[-1] == "Checking player: 1 of 10 calls made, 0 s"
     assert "\r" not in often.stream.getvalue()
+
+
+@pytest.mark.unit
+def test_the_explorer_marks_minimax_answer_only_when_the_answer_is_the_failure():
+    """A move returned on a board minimax changed may well be optimal: the explorer, shown
+    it, would say so beside a failure; a wrong move is marked."""
+    changed = Wrong("the board given left as it was", "the board changed", "it changed the board", "changed the board")
+    wrong = Wrong("one of (0, 0)", "(1, 1)", "it loses", "wrong move")
+    assert link("http://s", Failure(".OOOXXOXX", None, changed, (0, 0))) == "http://s/explore/.OOOXXOXX"
+    assert link("http://s", Failure("X........", None, wrong, (1, 1))) == "http://s/explore/X........?student=1,1"

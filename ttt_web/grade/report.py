@@ -172,4 +172,8 @@ def to_json(path: str, tallies: dict[str, Tally], patterns: list, site: str) -> 
 
 
 def link(site: str, failure: Failure) -> str:
-    return explorer(site, failure.position, failure.move if failure.move != "other" else "")
+    """The explorer's page of the failure's position; minimax's answer is marked there only
+    when the answer itself is the failure (the explorer would call a move optimal that was
+    returned on a board minimax changed)."""
+    marked = failure.move != "other" and failure.wrong.kind != "changed the board"
+    return explorer(site, failure.position, failure.move if marked else "")
