@@ -15,7 +15,7 @@ from ttt_web.grade import child
 from ttt_web.grade.judges import actions, player
 from ttt_web.grade.progress import Lines, progress_bar
 from ttt_web.grade.report import Failure, Tally, link
-from ttt_web.grade.text import slow_lines, table_line, verdict
+from ttt_web.grade.text import on_o_only, slow_lines, table_line, verdict
 from ttt_web.grade.wrong import TIMEOUT, Wrong
 
 SAME_AGAIN = "searches the same positions again and again"
@@ -128,3 +128,18 @@ def test_the_explorer_marks_minimax_answer_only_when_the_answer_is_the_failure()
     wrong = Wrong("one of (0, 0)", "(1, 1)", "it loses", "wrong move")
     assert link("http://s", Failure(".OOOXXOXX", None, changed, (0, 0))) == "http://s/explore/.OOOXXOXX"
     assert link("http://s", Failure("X........", None, wrong, (1, 1))) == "http://s/explore/X........?student=1,1"
+
+
+@pytest.mark.unit
+def test_who_was_to_move_is_counted_from_wrong_answers_only():
+    """'Every position minimax gets wrong has O to move' is about how it chooses: calls that
+    raised or changed the board are no evidence of that."""
+    raised = Wrong("a move", "KeyError: 3", "it raised an exception", "exceptions")
+    changed = Wrong("the board given left as it was", "the board changed", "it changed the board", "changed the board")
+    wrong = Wrong("one of (0, 0)", "(1, 1)", "it loses", "wrong answers")
+    tally = Tally("minimax", unchecked=3)
+    tally.record(Failure("X........", None, raised, None))
+    tally.record(Failure("X.O.X....", None, changed, (2, 2)))
+    assert not on_o_only(tally)
+    tally.record(Failure("X........", None, wrong, (1, 1)))
+    assert on_o_only(tally)

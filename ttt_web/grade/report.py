@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..core.costs import over, to_move
-from .wrong import INVALID_ACCEPTED, MISSING, NOT_A_SET, TIMEOUT, Action, Wrong, counted
+from .wrong import CALL_FAILURES, INVALID_ACCEPTED, MISSING, NOT_A_SET, TIMEOUT, Action, Wrong, counted
 
 KEPT = 3  # failures kept per kind of failure, the first met
 CALLERS = {  # which functions a CS50 solution builds on each one
@@ -52,7 +52,7 @@ class Tally:
     cpu_seconds: float = 0.0  # of the seconds, those the student's process computed
     busiest: tuple = ()  # minimax's call that called one function most: (times, the function, position)
     kinds: Counter = field(default_factory=Counter)
-    movers: Counter = field(default_factory=Counter)  # who was to move where it failed ("" when over)
+    movers: Counter = field(default_factory=Counter)  # who was to move where it answered wrong ("" when over)
     failures: list[Failure] = field(default_factory=list)
     parts: dict[str, list[int]] = field(default_factory=dict)  # checks passed and made, per part (result's)
 
@@ -70,7 +70,7 @@ class Tally:
             self.passed += 1
             return
         self.kinds[failure.wrong.kind] += 1
-        if failure.wrong.kind != TIMEOUT:
+        if failure.wrong.kind not in CALL_FAILURES:  # an answer that is wrong, not a call
             self.movers["" if over(failure.position) else to_move(failure.position)] += 1
         if self.kinds[failure.wrong.kind] <= KEPT:
             self.failures.append(failure)

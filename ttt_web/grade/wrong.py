@@ -25,6 +25,11 @@ class Wrong:
     where: tuple = ()  # frames in the student's file, for an exception or a stop
 
 
+# The kinds `failed` gives: the call went wrong, so its answer says nothing of how the
+# function chooses.
+CALL_FAILURES = frozenset({MISSING, TIMEOUT, "crashes", "broken replies", "exceptions", "changed the board"})
+
+
 def failed(reply: dict, expected: str = "an answer") -> Wrong | None:
     """What went wrong with the call itself, whatever the function."""
     if "missing" in reply:
