@@ -12,7 +12,7 @@ from ttt_web.app import create_app
 from ttt_web.core import stored_games
 from ttt_web.core.game import Game
 from ttt_web.play import page as play_page
-from ttt_web.web import board_view
+from ttt_web.web import board_view, limits
 from ttt_web.web.limits import limiter
 
 from .page import Page
@@ -53,9 +53,11 @@ def work(monkeypatch):
 
 def counted(work: Counter, request, kept: bool = False) -> tuple[object, dict]:
     """What `request` decoded, replayed and drew; unless `kept`, with no game kept decoded
-    (as on a worker that did not store it)."""
+    or drawn (as on a worker that did not store it)."""
     if not kept:
         stored_games._DECODED.clear()
+        play_page._described.cache_clear()
+        play_page._own_board.cache_clear()
     work.clear()
     response = request()
     return response, dict(work)
@@ -208,3 +210,15 @@ def test_kept_boards_are_bounded_and_never_changed_in_place(client, monkeypatch)
         view.rows[0][0].classes += " tried"
     tried = view.with_cell(0, classes="cell tried")
     assert tried.rows[0][0].classes == "cell tried" and drawn(app, Game(token="t", moves=(4,))) == view
+
+
+def test_a_page_decides_once_that_no_limit_applies(client, monkeypatch):
+    """The limiter's three hooks share one decision: a page asks whether it may change its
+    session once for them, and once more to count a new session (which it cannot)."""
+    asked = []
+    changes = limits.changes_session
+    monkeypatch.setattr(limits, "changes_session", lambda request: asked.append(1) or changes(request))
+    client.get(a_move_link(client))
+    asked.clear()
+    assert client.get("/").status_code == 200
+    assert len(asked) == 2
