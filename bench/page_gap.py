@@ -71,7 +71,8 @@ def main() -> None:
         page, bottom, unkept = (statistics.median(cpu[name]) for name in ("game", "floor", "unkept"))
         print(f"CPU per request: the game's page {page:.0f} µs, the page floor {bottom:.0f} µs")
         print(f"the game's own work: {page - bottom:.0f} µs a page")
-        print(f"with no game kept decoded (a worker that did not store it): {unkept:.0f} µs, {unkept - bottom:.0f} µs more")
+        print(f"with no game kept decoded (as on a worker that did not store it): {unkept:.0f} µs,", end=" ")
+        print(f"{unkept - bottom:.0f} µs more than the page floor")
         parts(game)
 
 
