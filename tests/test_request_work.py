@@ -213,12 +213,12 @@ def test_kept_boards_are_bounded_and_never_changed_in_place(client, monkeypatch)
 
 
 def test_a_page_decides_once_that_no_limit_applies(client, monkeypatch):
-    """The limiter's three hooks share one decision: a page asks whether it may change its
-    session once for them, and once more to count a new session (which it cannot)."""
+    """The limiter's three hooks and the new-session count share one decision: a page asks
+    once whether it may change its session."""
     asked = []
     changes = limits.changes_session
     monkeypatch.setattr(limits, "changes_session", lambda request: asked.append(1) or changes(request))
     client.get(a_move_link(client))
     asked.clear()
     assert client.get("/").status_code == 200
-    assert len(asked) == 2
+    assert len(asked) == 1

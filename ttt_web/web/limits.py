@@ -177,7 +177,7 @@ def count_new_session(limiter: Limiter, counted: list[tuple[RateLimitItem, Calla
     are one atomic step in the limiter's store: a test before the view and a count after it
     let newcomers arriving together all through (24 through a limit of 20 on Redis). A
     session the view has written already (with a room) is counted, not refused."""
-    if not changes_session(request) or not creates_session(response):
+    if exempt() or not creates_session(response):  # exempt: it cannot change its session, or has one stored
         return response
     try:
         past = [(item, key, words) for item, key, words in counted if not hit(limiter, item, key())]
