@@ -37,7 +37,7 @@ OWN_SITE = ("same-origin", "none")  # Sec-Fetch-Site of our own pages, and of an
 
 def init_app(app: Flask) -> None:
     headers = HTTPS_HEADERS if app.config["HTTPS"] else HEADERS
-    app.wsgi_app = AddsHeaders(ReadsBodies(app.wsgi_app), [*headers.items(), ("Cache-Control", "no-store")])
+    app.wsgi_app = Guard(app.wsgi_app, [*headers.items(), ("Cache-Control", "no-store")])
     app.before_request(refuse_bad_writes)
 
 
@@ -82,20 +82,6 @@ def url_host(value: str) -> str:
         raise Malformed() from exc
 
 
-class ReadsBodies:
-    """WSGI middleware: a body that breaks its own framing (a chunk size that is no number,
-    chunks cut short) makes the server's input stream raise its own exceptions, which no
-    view knows; here they become Malformed, answered 400 like any other malformed input."""
-
-    def __init__(self, app: Callable) -> None:
-        self.app = app
-
-    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
-        if "wsgi.input" in environ:
-            environ["wsgi.input"] = Body(environ["wsgi.input"])
-        return self.app(environ, start_response)
-
-
 class Body:
     """The server's input stream, with its failures to read as Malformed."""
 
@@ -132,17 +118,26 @@ def refuse_truncated_bodies() -> None:
         abort(400)
 
 
-class AddsHeaders:
-    """WSGI middleware: the security headers on every response, and Cache-Control: no-store
-    on every response that says nothing of caching (a review, a static file say otherwise).
-    A response's own header wins. Built once, as plain (name, value) pairs: on every
-    response, this is a list join, not a header object's checks."""
+class Guard:
+    """WSGI middleware, the two guards of ours that must wrap the whole app, in one layer:
+
+    - the request's body is read through `Body`: a body that breaks its own framing (a chunk
+      size that is no number, chunks cut short) makes the server's input stream raise its
+      own exceptions, which no view knows; they become Malformed, answered 400 like any
+      other malformed input;
+    - the security headers go on every response, and Cache-Control: no-store on every
+      response that says nothing of caching (a review, a static file say otherwise). A
+      response's own header wins. Built once, as plain (name, value) pairs: on every
+      response, this is a list join, not a header object's checks."""
 
     def __init__(self, app: Callable, headers: list[tuple[str, str]]) -> None:
         self.app = app
         self.headers = [(name.lower(), (name, value)) for name, value in headers]
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        if "wsgi.input" in environ:
+            environ["wsgi.input"] = Body(environ["wsgi.input"])
+
         def with_headers(status: str, headers: list[tuple[str, str]], *exc_info):
             present = {name.lower() for name, _ in headers}
             added = [header for name, header in self.headers if name not in present]
