@@ -67,11 +67,11 @@ def exempt() -> bool:
     with a stored session (which the new-session limits never count) on a view without a
     limit of its own. Decided once per request, when first asked (by a hook, so once the
     session is read and the view known), and kept in its environ for the other hooks."""
-    environ = request.environ
-    decided = environ.get(EXEMPT)
+    asked = request._get_current_object()  # the request itself, not its proxy: read thrice
+    decided = asked.environ.get(EXEMPT)
     if decided is None:
-        decided = environ[EXEMPT] = not changes_session(request) or (
-            has_session() and current_app.view_functions.get(request.endpoint) not in OWN_LIMITS
+        decided = asked.environ[EXEMPT] = not changes_session(asked) or (
+            has_session() and current_app.view_functions.get(asked.endpoint) not in OWN_LIMITS
         )
     return decided
 
