@@ -41,7 +41,8 @@ def test_from_the_game_into_the_tree_and_back(page: Page):
 
 @pytest.mark.parametrize("javascript", [True, False])
 def test_stepping_through_the_trace(browser, live_server, javascript):
-    context = browser.new_context(java_script_enabled=javascript, base_url=live_server)
+    phone = {"width": 360, "height": 740}
+    context = browser.new_context(java_script_enabled=javascript, base_url=live_server, viewport=phone)
     page = context.new_page()
     page.goto("/explore/XOXOX..../trace/1")
     if javascript:  # the arrow keys follow the Next and Previous links
@@ -57,6 +58,8 @@ def test_stepping_through_the_trace(browser, live_server, javascript):
         expect(page.locator("#trace")).to_have_attribute("data-step", "2")  # no script, no key stepping
         click_through(page.locator("a[rel=next]"))
         expect(page.locator("#trace")).to_have_attribute("data-step", "3")
+        assert page.url.endswith("/trace/3#step")  # scrolled to the step: on a phone it is below the fold
+        assert page.evaluate("document.getElementById('step').getBoundingClientRect().top") < 50
     expect(page.locator("#stack li")).to_have_count(3)
     if javascript:  # axe-core runs as a script in the page
         assert_accessible(page)

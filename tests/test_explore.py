@@ -242,6 +242,17 @@ def test_a_trace_step_says_what_returns_and_why(client):
     assert "MIN returns min(1, 1, 1, 1) = 1" in last["step-text"].text  # O cannot stop c1 and a3 both
 
 
+def test_the_traces_step_links_land_on_the_step(client):
+    """Previous, Next, First and Last scroll to the step (the #step fragment, no script
+    needed), as the learn pages' trace does: on a phone the step is below the fold."""
+    page = Page(client.get("/explore/XOXOX..../trace/5?back=game").text)
+    steps = page["step"]
+    assert steps.tag == "nav" and {a.attrs["rel"] for a in steps.iter("a")} == {"prev", "next"}
+    linked = [a for a in page["trace"].iter("a") if a.attrs["href"].startswith("/explore/XOXOX..../trace/")]
+    assert [a.text for a in linked] == ["← Previous step", "Next step →", "First step", "Last step"]
+    assert [a.attrs["href"] for a in linked] == [f"/explore/XOXOX..../trace/{n}?back=game#step" for n in (4, 6, 1, 64)]
+
+
 @pytest.mark.parametrize(
     ("url", "status"),
     [("/explore/XO.XO..../trace/1", 404), ("/explore/XOXOX..../trace/0", 404), ("/explore/XOXOX..../trace/65", 404)],

@@ -49,11 +49,12 @@ def test_one_picture_per_final_board_whatever_the_order_of_moves(client):
 
 
 CAPTIONS = [
-    ("0-1-4-2-8", "you=X&ai=easy", ("X beat the AI (O)",)),  # said to a friend: never "you"
-    ("0-1-4-2-8", "you=O&ai=impossible", ("The AI (X) beat O",)),
-    ("0-4-8-2-6-3-5-7-1", "you=O&ai=medium", ("O and the AI (X) drew",)),
-    ("0-4-8-2-6-3-5-7-1", "you=X&ai=medium", ("X and the AI (O) drew",)),
-    ("0-1-4", "you=X&ai=easy", ("Unfinished: The AI (O) to move",)),
+    ("0-1-4-2-8", "you=X&ai=easy", ("X beat the AI (O, Easy)",)),  # said to a friend: never "you"
+    ("0-1-4-2-8", "you=O&ai=impossible", ("The AI (X, Impossible) beat O",)),  # the AI's level, as the review says it
+    ("0-4-8-2-6-3-5-7-1", "you=O&ai=medium", ("O and the AI (X, Medium) drew",)),
+    ("0-4-8-2-6-3-5-7-1", "you=X&ai=impossible", ("X and the AI (O, Impossible) drew",)),
+    ("0-1-4", "you=X&ai=easy", ("Unfinished: The AI (O, Easy)", "to move")),
+    ("0-1-4", "you=X&ai=impossible", ("Unfinished: The AI (O, Impossible)", "to move")),
     ("0-1-4-2-8", "x=Ann&o=Bo", ("Ann (X) beat Bo (O)",)),
     ("0-4-8-2-6-3-5-7-1", "x=Ann&o=Bo", ("Ann (X) and Bo (O) drew",)),
     ("0-4-8-2-6-3-5-7-1", "x=Anne-Marie&o=Bartholomew", ("Anne-Marie (X)", "and Bartholomew (O) drew")),

@@ -1,6 +1,8 @@
 """A game played on from a position (a review's "Play on from this position"): its starting
 moves were given, not played in it, so nobody is credited with them and Undo stops there."""
 
+import random
+
 import pytest
 
 from tests.page import Page
@@ -68,3 +70,21 @@ def test_in_teach_mode_the_ai_speaks_only_once_it_has_moved(play):
     page = play_on(play, side="O")
     assert "teaching" in page["board"].attrs["class"] and page.root.by_id("ai-says") is None
     assert play.move(0, 0).root.by_id("ai-says") is not None
+
+
+def test_the_score_beside_the_form_is_the_one_the_game_it_starts_counts_in(play):
+    """A review's link ticks the level of the game reviewed (Impossible); the score beside it
+    is that level's, not the one of the game you have (Medium), which is not on the page."""
+    play.finish(random.Random(3))  # a game at Medium: its result counts there
+    medium = play.page()["score"].attrs
+    assert play.page()["score-title"].text == "Score: Medium"
+    assert sum(int(medium[f"data-{n}"]) for n in ("wins", "losses", "draws")) == 1
+    page = play.page(f"/?from={START}&you=O&ai=impossible")
+    assert page.form("start-ai")["difficulty"] == "impossible"
+    assert page["score-title"].text == "Score: Impossible"
+    assert [page["score"].attrs[f"data-{n}"] for n in ("wins", "losses", "draws")] == ["0", "0", "0"]
+    unsaid = play.page(f"/?from={START}")  # no level in the link: the form ticks your game's
+    assert unsaid.form("start-ai")["difficulty"] == "medium" and unsaid["score-title"].text == "Score: Medium"
+    assert unsaid["score"].attrs == medium
+    play.client.post("/new", data={**page.form("start-ai"), "side": "O"})
+    assert play.page()["score-title"].text == "Score: Impossible"

@@ -62,6 +62,29 @@ def test_two_friends_are_named_in_the_status_and_the_score(play):
     assert (page["score"].attrs["data-wins"], page["score"].attrs["data-losses"]) == ("1", "1")
 
 
+def tallies(page: Page) -> list[str]:
+    """The score line under the board, a tally each."""
+    return [span.text for span in page["score-line"].iter("span")]
+
+
+def test_two_friends_scores_are_shown_in_the_games_order_x_first(play):
+    """The tally is kept by the pair of names, whoever plays X; the page shows it X first."""
+    page = play.new_game(mode="friend", name_x="Zoë", name_o="Li")
+    for row, col in [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]:
+        page = play.move(row, col)
+    assert page["status"].text == "Zoë (X) wins!"
+    assert [dt.text for dt in page["score"].iter("dt")] == ["Zoë wins", "Li wins", "Draws"]
+    assert tallies(page) == ["Zoë wins 1", "Li wins 0", "Draws 0"]
+    assert (page["score"].attrs["data-wins"], page["score"].attrs["data-losses"]) == ("0", "1")  # by name: Li, Zoë
+    play.submit("play-again", swap="1")
+    page = play.page()
+    assert page["status"].text == "Li (X) to move."
+    assert tallies(page) == ["Li wins 0", "Zoë wins 1", "Draws 0"]
+    assert [dt.text for dt in page["score"].iter("dt")] == ["Li wins", "Zoë wins", "Draws"]
+    alone = play.new_game(mode="friend", name_x="Ann", name_o="")
+    assert tallies(alone) == ["Ann wins 0", "The other player wins 0", "Draws 0"]
+
+
 @pytest.mark.parametrize(
     ("names", "field"),
     [

@@ -278,9 +278,12 @@ def test_play_on_from_a_review_against_the_ai_chooses_its_level_and_your_side(pl
         assert play.client.get(f"/?from=1-0-7&{wrong}").status_code == 400, wrong
 
 
-def test_the_level_chosen_to_play_on_leaves_the_score_panel_on_your_game_s(play):
+def test_the_level_chosen_to_play_on_is_the_one_whose_score_the_panel_shows_and_names(play):
+    """A visitor with no game (a friend's shared link) sees the score the game they would
+    start counts in, named by its level, not the default level's (tests/test_play_on.py has
+    the score of a game you have)."""
     page = Page(play.client.get("/?from=1-0-7&ai=impossible&you=X").text)
-    assert page["score-title"].text == "Score: Medium"  # no game yet: the default level's score
+    assert page["score-title"].text == "Score: Impossible" and page.form("start-ai")["difficulty"] == "impossible"
 
 
 def test_the_value_strips_labels_sit_on_their_rows_of_dots(client):

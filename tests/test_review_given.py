@@ -113,7 +113,10 @@ def test_a_count_of_given_moves_that_is_not_0_to_one_less_than_the_moves_is_a_40
 def test_the_share_pictures_caption_says_the_game_was_played_on(client):
     game = Game.of_moves(tuple(map(int, WON.split("-"))), 3)
     players = Players(you="O", ai="impossible")
-    assert " ".join(captioned(game, players, picture.SIZE)[0]) == "O beat the AI (X) from move 3"
+    assert captioned(game, players, picture.SIZE)[0] == ("O beat the AI (X, Impossible)", "from move 3")
+    friends = Game.of_moves(tuple(map(int, FRIENDS.split("-"))), 3)
+    named = captioned(friends, Players(names=("Anne-Marie", "Bartholomew")), picture.SIZE)[0]
+    assert named == ("Anne-Marie (X)", "beat Bartholomew (O) from move 3")  # two lines, each within the picture
     assert client.get(f"/review/{WON}/board.png?{AGAINST}&given=3").status_code == 200
 
 
@@ -133,3 +136,60 @@ def test_the_game_page_and_your_games_link_to_the_review_with_the_moves_given(pl
 def test_a_finished_games_record_without_the_moves_given_reads_as_none_given():
     record = {"moves": WON, "mode": "ai", "difficulty": "easy", "side": "O", "names": ["", ""]}
     assert finished_game(record).given == 0 and finished_game({**record, "given": 3}).given == 3
+
+
+def cell_name(cell: int) -> str:
+    return f"{'abc'[cell % 3]}{cell // 3 + 1}"
+
+
+def test_the_steps_number_the_moves_given_apart_and_the_moves_played_as_the_summary_counts_them(client):
+    """Every step of a game played on from move 3: the heading, the title and the step count
+    say a given move's number among the 3 given, a played move's among the 5 played (as the
+    summary counts them); the list and the value strip number the played moves from 1."""
+    played = positions(WON)[3:]
+    tallies = review(client, f"{AGAINST}&given=3")["review-summary"].iter("li")
+    assert sum(int(li.attrs["data-played"]) for li in tallies) == len(played) == 5
+    for ply, (position, cell) in enumerate(positions(WON), 1):
+        page = review(client, f"{AGAINST}&given=3&ply={ply}")
+        mark, name = judge.to_move(position), cell_name(cell)
+        count = next(span for span in page.root.iter("span") if span.attrs.get("class") == "step-count").text
+        if ply <= 3:
+            assert page["review-title"].text == f"Starting position (move {ply} of 3 given): {mark} at {name}"
+            assert page.title.startswith(f"Review, starting position (move {ply} of 3 given): {mark} at {name} · ")
+            assert count == f"{ply} / 3 given"  # "given" for screen readers: on a phone the words would not fit
+            continue
+        actor, label = ("you", "You (O)") if mark == "O" else ("the AI", "AI (X, Impossible)")
+        assert cell in judge.optimal_moves(position)  # every move played in WON is a best one
+        assert page["review-title"].text == f"Move {ply - 3} of 5: {actor} played {name} ({mark})"
+        assert page.title.startswith(f"Review, move {ply - 3}: {label} at {name}, best · ")
+        assert count == f"{ply - 3} / 5"
+    empty = review(client, f"{AGAINST}&given=3&ply=0")
+    assert empty["review-title"].text == "The empty board (before the 3 moves given)"
+    listed = list(empty["review-moves"].iter("li"))
+    assert [li.attrs.get("class") for li in listed[:3]] == ["given"] * 3 and listed[3].attrs["value"] == "1"
+    assert all("value" not in li.attrs for li in listed[4:])  # the played moves go on from 1
+    numbers = [t.text for t in empty["value-strip"].iter("text") if t.attrs["class"] == "strip-ply"]
+    assert numbers == ["1", "2", "3", "4", "5"]
+
+
+def test_the_turning_point_and_the_retry_number_the_move_among_the_moves_played(client):
+    """FRIENDS, played on from move 3: the judge's first move after the start that changed
+    the result is called by its number among the moves played, as the heading calls it."""
+    points = {"win": 2, "draw": 1, "loss": 0}
+    changed = [
+        ply
+        for ply, (pos, cell) in enumerate(positions(FRIENDS), 1)
+        if ply > 3
+        and points[judge.move_outcome(pos, cell)[0]]
+        < max(points[judge.move_outcome(pos, c)[0]] for c in judge.children(pos))
+    ]
+    ply = changed[0]
+    position, cell = positions(FRIENDS)[ply - 1]
+    mark = judge.to_move(position)
+    page = review(client, "given=3", FRIENDS)
+    assert page["turning-point"].text.startswith(f"Move {ply - 3}, {mark} at {cell_name(cell)}, turned ")
+    turning = review(client, f"given=3&ply={ply}", FRIENDS)
+    assert turning["review-title"].text == f"Move {ply - 3} of 6: {mark} played {cell_name(cell)}"
+    retry = Page(client.get(f"/review/{FRIENDS}/retry/1?given=3").text)
+    first = min(ply for ply in not_best(FRIENDS) if ply > 3)
+    assert retry["retry-task"].text.startswith(f"At move {first - 3} after the starting position, ")

@@ -43,12 +43,16 @@ def page(
     game = player.current_game()
     teaching = cookies.teach_on()
     start_game = Game.of_moves(start) if start else None
+    options = choices or score.preferences(game)
+    about = about_the_game(game)
+    if start_game:  # the score that the game its form starts, as ticked, counts in
+        about["score"] = score.against_ai(start_level or options["difficulty"])
     return render_template(
         "play/index.html",
-        **about_the_game(game),
+        **about,
         past=past,
         here=board_url(game) if past is not None else "",  # the way back from an earlier board
-        options=choices or score.preferences(game),
+        options=options,
         view=shown_board(game, start_game, past, teaching),
         teach=teaching,
         message=message,

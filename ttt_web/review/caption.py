@@ -1,9 +1,9 @@
 """The words under the review's picture: how the game ended and who played it, in the third
-person since the picture goes to a friend ("X beat the AI (O)", "Ann (X) and Bo (O) drew"),
-on one line or, when too wide, two; and their pixels, a band as wide as the board. A name
-the rasterizer cannot draw right (letters the font lacks, right-to-left or shaped scripts,
-combining marks) or whose new letters are over the process's budget is said by its mark,
-and then so is the other name."""
+person since the picture goes to a friend ("X beat the AI (O, Easy)", "Ann (X) and Bo (O)
+drew"), on one line or, when too wide, two; and their pixels, a band as wide as the board.
+A name the rasterizer cannot draw right (letters the font lacks, right-to-left or shaped
+scripts, combining marks) or whose new letters are over the process's budget is said by its
+mark, and then so is the other name."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ LINE_HEIGHT = 42  # pixels a line
 BAND = 2 * LINE_HEIGHT + 28  # pixels under the board: room for two lines, always
 MARGIN = 24  # pixels kept clear at either side
 # Filled at start-up (some 0.25 s): the captions' own words, and the letters of most names.
-WARM = {*"XO ()", *"Unfinished: The AI beat and drew to move", *string.ascii_letters, *string.digits, *".'-"}
+WARM = {*"XO (),", *"Unfinished: The AI beat and drew to move", *string.ascii_letters, *string.digits, *".'-"}
 FILLS_A_SECOND = 8  # other letters a process fills for names, at most (some 4 ms each)
 RIGHT_TO_LEFT = {"R", "AL", "AN"}  # bidi classes the caption would draw in the wrong order
 # Scripts whose letters join or reorder: drawn one by one, their words come out wrong.
@@ -118,34 +118,47 @@ def captioned(game: Game, players: Players, width: int) -> tuple[tuple[str, ...]
         names, lasting = tuple("the AI" if mark == players.ai_mark() else "" for mark in SIDES), True
     else:
         names, lasting = said_names(font, players.names)
-    words = sentence(game, names, players.you or "X")
-    if line_width(font, words) <= width - 2 * MARGIN:
-        return (words,), lasting
-    for verb in (" beat ", " and ", " to move"):
-        if verb in words:
-            first, rest = words.split(verb, 1)
-            return (first, f"{verb.strip()} {rest}".strip()), lasting
-    return (words,), lasting
+    levels = tuple(players.level if mark == players.ai_mark() else "" for mark in SIDES)
+    return lines(font, sentence(game, names, players.you or "X", levels), width - 2 * MARGIN), lasting
 
 
-def sentence(game: Game, names: tuple[str, str], first: str) -> str:
-    """How the game ended, the players named by `names` (X's, O's; "" for the bare mark);
-    a draw names `first` first (your mark against the AI); a game played on from a position
-    says so, its result not being the whole game's."""
+def lines(font: Font, words: str, room: int) -> tuple[str, ...]:
+    """`words` on one line if they fit in `room` pixels; else on two, broken before the one
+    of BREAKS that leaves the shorter longest line."""
+    if line_width(font, words) <= room:
+        return (words,)
+    broken = [broken_at(words, verb) for verb in BREAKS if verb in words]
+    return min(broken, key=lambda pair: max(line_width(font, line) for line in pair), default=(words,))
+
+
+BREAKS = (" beat ", " and ", " to move", " drew", " from move")  # where a caption may go on to a second line
+
+
+def broken_at(words: str, verb: str) -> tuple[str, str]:
+    first, rest = words.split(verb, 1)
+    return first, f"{verb.strip()} {rest.strip()}".strip()
+
+
+def sentence(game: Game, names: tuple[str, str], first: str, levels: tuple[str, str] = ("", "")) -> str:
+    """How the game ended, the players named by `names` (X's, O's; "" for the bare mark) and
+    the AI's with its level, by `levels`; a draw names `first` first (your mark against the
+    AI); a game played on from a position says so, its result not being the whole game's."""
+    said = {mark: (names[n], levels[n]) for n, mark in enumerate(SIDES)}
     if not game.over:
-        return f"Unfinished: {tagged(names, game.to_move, start=True)} to move"
+        return f"Unfinished: {tagged(*said[game.to_move], game.to_move, start=True)} to move"
     since = f" from move {game.given}" if game.given else ""
     if game.winner:
-        return f"{tagged(names, game.winner, True)} beat {tagged(names, other(game.winner), False)}{since}"
-    return f"{tagged(names, first, True)} and {tagged(names, other(first), False)} drew{since}"
+        loser = other(game.winner)
+        return f"{tagged(*said[game.winner], game.winner, True)} beat {tagged(*said[loser], loser, False)}{since}"
+    return f"{tagged(*said[first], first, True)} and {tagged(*said[other(first)], other(first), False)} drew{since}"
 
 
-def tagged(names: tuple[str, str], mark: str, start: bool) -> str:
-    """A player with their mark, "Ann (O)", "the AI (X)", or the mark alone, "X"."""
-    name = names[SIDES.index(mark)]
+def tagged(name: str, level: str, mark: str, start: bool) -> str:
+    """A player with their mark, "Ann (O)", the AI with its level too, "the AI (X, Easy)",
+    or the mark alone, "X"."""
     if not name:
         return mark
-    return f"{name[:1].upper() + name[1:] if start else name} ({mark})"
+    return f"{name[:1].upper() + name[1:] if start else name} ({mark}{f', {level}' if level else ''})"
 
 
 def line_width(font: Font, text: str) -> int:

@@ -49,6 +49,7 @@ def mistake(moves: str, n: int):
         n=n,
         count=len(plies),
         ply=ply,
+        given=game.given,
         mover=before.to_move,
         game=judged,
         graded=graded,

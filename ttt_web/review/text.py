@@ -30,6 +30,13 @@ class Move:
     href: str
     players: Players
     given: bool = False  # a move of the position the game was played on from: not judged
+    start: int = 0  # how many moves that position has: the moves played are numbered after them
+
+    @property
+    def number(self) -> int:
+        """The move's number as the review says it: a given move's among the moves given, a
+        played move's among the moves played (as the summary counts them), from 1."""
+        return self.ply if self.given else self.ply - self.start
 
     @property
     def mark(self) -> str:
@@ -116,12 +123,34 @@ def turned(move: Move) -> str:
     """The turning point in words: "Move 2, you at b1, turned a draw into a loss for you, with
     best play" (a later mistake may have turned it back)."""
     whose = "it" if move.actor == "the AI" else move.actor
-    said = (
-        f"Move {move.ply}, {move.actor} at {move.cell}, turned {turned_text(move.judged)} for {whose}, with best play"
-    )
+    turn = turned_text(move.judged)
+    said = f"Move {move.number}, {move.actor} at {move.cell}, turned {turn} for {whose}, with best play"
     if move.players.against_ai and not move.players.learns(move.mark):
         return f"None of your moves changed the result. {said}, on purpose."
     return f"{said}."
+
+
+def heading(move: Move | None, given: int, played: int) -> str:
+    """What the review's heading says of the step shown (`move`, None for the empty board),
+    the `given` moves of a starting position numbered apart from the `played` ones."""
+    if move is None:
+        return (
+            f"The empty board (before the {counted(given, 'move')} given)"
+            if given
+            else f"Move 0 of {played}: the empty board"
+        )
+    if move.given:
+        return f"Starting position (move {move.number} of {given} given): {move.mark} at {move.cell}"
+    mark = f" ({move.mark})" if move.actor != move.mark else ""
+    return f"Move {move.number} of {played}: {move.actor} played {move.cell}{mark}"
+
+
+def step_count(move: Move | None, given: int, played: int) -> str:
+    """The step shown, counted as `heading` counts it: "2 / 5" of the moves played, "3 / 3"
+    of the moves given (the heading above says so)."""
+    if move is None:
+        return f"0 / {played}"
+    return f"{move.number} / {given}" if move.given else f"{move.number} / {played}"
 
 
 @dataclass(frozen=True)

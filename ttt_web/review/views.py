@@ -21,7 +21,7 @@ from ..web.caching import PUBLIC_FOR_A_DAY, PUBLIC_FOR_A_MINUTE
 from ..web.urls import public_base, url_for, varies_by_host
 from .caption import captioned
 from .picture import HEIGHT, SIZE, off_the_loop, png
-from .text import Move, share_text, summary, turned, turning_point
+from .text import Move, heading, share_text, step_count, summary, turned, turning_point
 
 bp = Blueprint("review", __name__, url_prefix="/review")
 
@@ -36,7 +36,10 @@ def game(moves: str):
     def step(ply: int, **more: str) -> str:
         return url_for("review.game", moves=format_moves(cells), ply=str(ply), **extra, **more)
 
-    listed = [Move(n + 1, judged, step(n + 1), players, n < final.given) for n, judged in enumerate(judge_all(cells))]
+    listed = [
+        Move(n + 1, judged, step(n + 1), players, n < final.given, final.given)
+        for n, judged in enumerate(judge_all(cells))
+    ]
     played = listed[final.given :]  # only the moves played from the starting position count
     turning = turning_point(played)
     ply, current, better = _shown_ply(listed, turning)
@@ -49,6 +52,9 @@ def game(moves: str):
             moves=listed,
             ply=ply,
             current=current,
+            heading=heading(current, final.given, len(played)),
+            step_count=step_count(current, final.given, len(played)),
+            given=final.given,
             better=better,
             step=step,
             back="back" in extra,
@@ -158,25 +164,26 @@ class Point:
     value: int  # X's point of view
     href: str
     label: str
+    numbered: str  # written under it: the move's number, none for a move given
 
 
 STRIP_LEFT, STRIP_STEP, STRIP_HEIGHT = 48, 24, 20  # the strip's units: labels, one ply across, one value up
 
 
 def strip(moves: list[Move], start: str) -> list[Point]:
-    """The game's value after every ply, from the empty board (a draw, at `start`) to the end."""
-    points = [Point(0, STRIP_LEFT, 2 * STRIP_HEIGHT, 0, start, "Before move 1: draw")]
+    """The game's value after every ply, from the empty board (a draw, at `start`) to the end;
+    the moves played numbered as the review numbers them, the moves given not."""
+    given = any(move.given for move in moves)
+    before = "Before the moves given: draw" if given else "Before move 1: draw"
+    points = [Point(0, STRIP_LEFT, 2 * STRIP_HEIGHT, 0, start, before, "" if given else "0")]
     for move in moves:
-        who = f"{move.mark} at {move.cell}, starting position" if move.given else f"{move.label} at {move.cell}"
-        label = f"Move {move.ply}, {who}: {ending(move.value)}"
-        points.append(
-            Point(
-                move.ply,
-                STRIP_LEFT + STRIP_STEP * move.ply,
-                (2 - move.value) * STRIP_HEIGHT,
-                move.value,
-                move.href,
-                label,
-            )
-        )
+        x, y = STRIP_LEFT + STRIP_STEP * move.ply, (2 - move.value) * STRIP_HEIGHT
+        numbered = "" if move.given else str(move.number)
+        points.append(Point(move.ply, x, y, move.value, move.href, strip_label(move), numbered))
     return points
+
+
+def strip_label(move: Move) -> str:
+    if move.given:
+        return f"Move {move.number} given, {move.mark} at {move.cell}, starting position: {ending(move.value)}"
+    return f"Move {move.number}, {move.label} at {move.cell}: {ending(move.value)}"

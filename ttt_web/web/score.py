@@ -25,8 +25,17 @@ def count(game: Game, outcome: str, by: int = 1) -> None:
 
 
 def score(game: Game | None) -> list[tuple[str, str, int]]:
-    """The score of the kind of game `game` is (or the default kind), as `_rows`."""
-    return _rows(score_key(game))
+    """The score of the kind of game `game` is (or the default kind), as `_rows`; two named
+    friends' wins in the game's order, X's first, though their tally is kept by name."""
+    rows = _rows(score_key(game))
+    if game is not None and game.mode == "friend" and list(game.names) != sorted(game.names):
+        rows[0], rows[1] = rows[1], rows[0]
+    return rows
+
+
+def against_ai(difficulty: str) -> list[tuple[str, str, int]]:
+    """The score of games against the AI at `difficulty`, as `_rows`."""
+    return _rows(f"ai-{difficulty}")
 
 
 def all_scores() -> list[tuple[str, list[tuple[str, str, int]]]]:
