@@ -2,10 +2,11 @@
 
 In one process through Flask's test client, taking turns: the game's page (`GET /` with a
 game of two moves in the session) and bench/page_floor_app.py's (the same page's bytes,
-rendered after reading a stored session on the same store, nothing else). Each request's
-CPU time (`time.process_time`), median of 7 runs of 2,000; then the wall time of the parts
-of the game's request that the floor does not have, each timed where it is called, per
-request. A page at 0.8 of the Jinja floor may spend on the game's own work no more than
+rendered after reading a stored session on the same store, nothing else), and the game's
+page again with no game kept decoded (core/stored_games.py), as on a worker that did not
+store it. Each request's CPU time (`time.process_time`), median of 7 runs of 2,000; then
+the wall time of the parts of the game's request that the floor does not have, each timed
+where it is called, per request. A page at 0.8 of the Jinja floor may spend on the game's own work no more than
 what the page floor leaves (docs/performance.md)."""
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests import servers
 from tests.page import Page
 from ttt_web.app import create_app
+from ttt_web.core import stored_games
 from ttt_web.play import page as game_page
 from ttt_web.play import views as game_views
 from ttt_web.web import cookies, player, score
@@ -57,17 +59,28 @@ def main() -> None:
             stack.callback(redis.stop)
             config["REDIS_URL"] = redis.url
         game, floor = clients(config)
-        cpu = {name: [] for name in ("game", "floor")}
+        cpu = {name: [] for name in ("game", "floor", "unkept")}
         for _ in range(7):
-            for name, client in (("game", game), ("floor", floor)):
+            for name, client, before in (("game", game, None), ("floor", floor, None), ("unkept", game, forget)):
                 start = time.process_time()
                 for _ in range(CALLS):
+                    if before:
+                        before()
                     client.get("/")
                 cpu[name].append((time.process_time() - start) / CALLS * 1e6)
-        page, bottom = (statistics.median(cpu[name]) for name in ("game", "floor"))
+        page, bottom, unkept = (statistics.median(cpu[name]) for name in ("game", "floor", "unkept"))
         print(f"CPU per request: the game's page {page:.0f} µs, the page floor {bottom:.0f} µs")
         print(f"the game's own work: {page - bottom:.0f} µs a page")
+        print(f"with no game kept decoded (as on a worker that did not store it): {unkept:.0f} µs,", end=" ")
+        print(f"{unkept - bottom:.0f} µs more than the page floor")
         parts(game)
+
+
+def forget() -> None:
+    """Forget every game kept decoded and what the page worked out of it."""
+    stored_games._DECODED.clear()
+    game_page._described.cache_clear()
+    game_page._own_board.cache_clear()
 
 
 def clients(config: dict):

@@ -9,9 +9,10 @@ import flask
 import pytest
 
 from ttt_web.app import create_app
+from ttt_web.core import stored_games
 from ttt_web.core.game import Game
 from ttt_web.play import page as play_page
-from ttt_web.web import board_view
+from ttt_web.web import board_view, limits
 from ttt_web.web.limits import limiter
 
 from .page import Page
@@ -27,13 +28,14 @@ def client(tmp_path):
 
 @pytest.fixture
 def work(monkeypatch):
-    """How often the game was decoded, replayed (a Game built from its moves) and drawn."""
+    """How often the stored game was decoded, replayed (a Game built from its moves) and
+    drawn."""
     calls = Counter()
-    decode, replay, draw = Game.from_data.__func__, Game.__post_init__, board_view.board_view
+    decode, replay, draw = stored_games.decode, Game.__post_init__, board_view.board_view
 
-    def counting_decode(cls, data):
+    def counting_decode(data):
         calls["decode"] += 1
-        return decode(cls, data)
+        return decode(data)
 
     def counting_replay(game):
         calls["replay"] += 1
@@ -43,13 +45,19 @@ def work(monkeypatch):
         calls["board view"] += 1
         return draw(*args, **kwargs)
 
-    monkeypatch.setattr(Game, "from_data", classmethod(counting_decode))
+    monkeypatch.setattr(stored_games, "decode", counting_decode)
     monkeypatch.setattr(Game, "__post_init__", counting_replay)
     monkeypatch.setattr(play_page, "board_view", counting_draw)
     return calls
 
 
-def counted(work: Counter, request) -> tuple[object, dict]:
+def counted(work: Counter, request, kept: bool = False) -> tuple[object, dict]:
+    """What `request` decoded, replayed and drew; unless `kept`, with no game kept decoded
+    or drawn (as on a worker that did not store it)."""
+    if not kept:
+        stored_games._DECODED.clear()
+        play_page._described.cache_clear()
+        play_page._own_board.cache_clear()
     work.clear()
     response = request()
     return response, dict(work)
@@ -72,6 +80,17 @@ def test_the_page_decodes_replays_and_draws_once(client, work):
     response, calls = counted(work, lambda: client.get(location))
     assert response.status_code == 200
     assert calls == {"decode": 1, "replay": 1, "board view": 1}
+
+
+def test_the_page_after_a_move_replays_nothing_the_move_kept_the_game_it_stored(client, work):
+    location = client.get(a_move_link(client)).headers["Location"]
+    response, calls = counted(work, lambda: client.get(location), kept=True)
+    assert response.status_code == 200
+    assert calls == {"decode": 1, "board view": 1}
+    next_move = min(Page(response.text).links.values())
+    response, calls = counted(work, lambda: client.get(next_move), kept=True)
+    assert response.status_code == 303
+    assert calls == {"decode": 1}
 
 
 def test_an_earlier_board_is_not_replayed_again(client, work):
@@ -191,3 +210,15 @@ def test_kept_boards_are_bounded_and_never_changed_in_place(client, monkeypatch)
         view.rows[0][0].classes += " tried"
     tried = view.with_cell(0, classes="cell tried")
     assert tried.rows[0][0].classes == "cell tried" and drawn(app, Game(token="t", moves=(4,))) == view
+
+
+def test_a_page_decides_once_that_no_limit_applies(client, monkeypatch):
+    """The limiter's three hooks and the new-session count share one decision: a page asks
+    once whether it may change its session."""
+    asked = []
+    changes = limits.changes_session
+    monkeypatch.setattr(limits, "changes_session", lambda request: asked.append(1) or changes(request))
+    client.get(a_move_link(client))
+    asked.clear()
+    assert client.get("/").status_code == 200
+    assert len(asked) == 1

@@ -40,7 +40,7 @@ class Game:
         if self.side not in SIDES or self.difficulty not in DIFFICULTIES or self.mode not in MODES:
             raise GameError("Unknown game options.")
         if len(self.names) != 2 or not all(valid_name(name) for name in self.names):
-            raise GameError(next(name_problem(name) for name in self.names if name_problem(name)))
+            raise GameError(next(filter(None, map(name_problem, self.names)), "A game has two names, X's and O's."))
         object.__setattr__(self, "board", _replayed(self.moves, self.given))
 
     def _derived(self, board: ttt.Board, **changes: object) -> Game:

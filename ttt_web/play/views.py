@@ -60,6 +60,8 @@ def game_error(exc: GameError):
 
 @bp.get("/")
 def index():
+    if not request.environ.get("QUERY_STRING"):  # the game's own address: nothing to read in it
+        return page()
     moves, ref = requested_start(), request.args.get("g")
     if ref is None:
         return page(start=moves, **start_choices()) if moves else page()

@@ -37,6 +37,7 @@ SITE_MESSAGE = (
 SITE = "whole-site"  # the key of the limit for the whole site
 KEY_PREFIX = "ttt:limit"
 ROOM_MESSAGE = "Too many new rooms from your network in a short time. Please wait a minute and try again."
+EXEMPT = "ttt.exempt"  # in the environ: whether no limit applies to this request (exempt)
 CHANGING_GETS = ("/move",)  # GET routes that change the game; every POST may change it too
 
 
@@ -64,10 +65,15 @@ def changes_session(request: Request) -> bool:
 def exempt() -> bool:
     """True for a request no limit applies to: one that cannot change its session, or one
     with a stored session (which the new-session limits never count) on a view without a
-    limit of its own."""
-    if not changes_session(request):
-        return True
-    return has_session() and current_app.view_functions.get(request.endpoint) not in OWN_LIMITS
+    limit of its own. Decided once per request, when first asked (by a hook, so once the
+    session is read and the view known), and kept in its environ for the other hooks."""
+    asked = request._get_current_object()  # the request itself, not its proxy: read thrice
+    decided = asked.environ.get(EXEMPT)
+    if decided is None:
+        decided = asked.environ[EXEMPT] = not changes_session(asked) or (
+            has_session() and current_app.view_functions.get(asked.endpoint) not in OWN_LIMITS
+        )
+    return decided
 
 
 def has_session() -> bool:
@@ -171,7 +177,7 @@ def count_new_session(limiter: Limiter, counted: list[tuple[RateLimitItem, Calla
     are one atomic step in the limiter's store: a test before the view and a count after it
     let newcomers arriving together all through (24 through a limit of 20 on Redis). A
     session the view has written already (with a room) is counted, not refused."""
-    if not changes_session(request) or not creates_session(response):
+    if exempt() or not creates_session(response):  # exempt: it cannot change its session, or has one stored
         return response
     try:
         past = [(item, key, words) for item, key, words in counted if not hit(limiter, item, key())]

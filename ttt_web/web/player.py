@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 from flask import g, session
 
+from ..core import stored_games
 from ..core.game import Game
 from ..core.options import DEFAULTS
 from ..core.position import format_moves, parse_moves
@@ -19,12 +20,13 @@ KEPT_GAME = "ttt_game"  # on flask.g: (the session's game record, the Game decod
 
 
 def current_game() -> Game | None:
-    """The stored game, decoded once per request: kept on `g` beside the record it was read
-    from, so that a change to the record is seen."""
+    """The stored game, decoded once per request (and once per process for the same record:
+    core/stored_games.py): kept on `g` beside the record it was read from, so that a change
+    to the record is seen."""
     data = session.get("game")
     kept = g.get(KEPT_GAME)
     if kept is None or kept[0] is not data:
-        kept = (data, Game.from_data(data))
+        kept = (data, stored_games.decode(data))
         setattr(g, KEPT_GAME, kept)
     return kept[1]
 
@@ -35,7 +37,7 @@ def save(game: Game) -> None:
         game = game.counted()
         count(game, game.outcome)
         remember(game)
-    data = game.to_data()
+    data = stored_games.encode(game)
     session["game"] = data
     setattr(g, KEPT_GAME, (data, game))
 

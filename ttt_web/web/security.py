@@ -37,15 +37,21 @@ OWN_SITE = ("same-origin", "none")  # Sec-Fetch-Site of our own pages, and of an
 
 def init_app(app: Flask) -> None:
     headers = HTTPS_HEADERS if app.config["HTTPS"] else HEADERS
-    app.wsgi_app = AddsHeaders(ReadsBodies(app.wsgi_app), [*headers.items(), ("Cache-Control", "no-store")])
-    app.before_request(refuse_cross_site_writes)
-    app.before_request(refuse_truncated_bodies)
+    app.wsgi_app = Guard(app.wsgi_app, [*headers.items(), ("Cache-Control", "no-store")])
+    app.before_request(refuse_bad_writes)
+
+
+def refuse_bad_writes() -> None:
+    """For a request that may change something (a POST...; not GET, HEAD or OPTIONS): 403 if
+    another site's page sent it, 400 if its body is cut short. One hook for both: Flask's
+    call of a hook costs about what either check does."""
+    if request.method not in SAFE_METHODS:
+        refuse_cross_site_writes()
+        refuse_truncated_bodies()
 
 
 def refuse_cross_site_writes() -> None:
     """403 for a POST that another site's page sent (by Sec-Fetch-Site, else by Origin)."""
-    if request.method in SAFE_METHODS:
-        return
     if from_another_site():
         abort(403)
     origin = request.headers.get("Origin")
@@ -74,20 +80,6 @@ def url_host(value: str) -> str:
         return urlsplit(value).netloc
     except ValueError as exc:  # "http://[::1": an unclosed IPv6 address
         raise Malformed() from exc
-
-
-class ReadsBodies:
-    """WSGI middleware: a body that breaks its own framing (a chunk size that is no number,
-    chunks cut short) makes the server's input stream raise its own exceptions, which no
-    view knows; here they become Malformed, answered 400 like any other malformed input."""
-
-    def __init__(self, app: Callable) -> None:
-        self.app = app
-
-    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
-        if "wsgi.input" in environ:
-            environ["wsgi.input"] = Body(environ["wsgi.input"])
-        return self.app(environ, start_response)
 
 
 class Body:
@@ -121,22 +113,31 @@ class Body:
 def refuse_truncated_bodies() -> None:
     """400 for a body shorter than its Content-Length: a client that hung up half-way has
     not said what it meant, so nothing is done. (The server hands the app what arrived.)"""
-    expected = request.content_length if request.method not in SAFE_METHODS else None
+    expected = request.content_length
     if expected and len(request.get_data(cache=True)) < expected:
         abort(400)
 
 
-class AddsHeaders:
-    """WSGI middleware: the security headers on every response, and Cache-Control: no-store
-    on every response that says nothing of caching (a review, a static file say otherwise).
-    A response's own header wins. Built once, as plain (name, value) pairs: on every
-    response, this is a list join, not a header object's checks."""
+class Guard:
+    """WSGI middleware, the two guards of ours that must wrap the whole app, in one layer:
+
+    - the request's body is read through `Body`: a body that breaks its own framing (a chunk
+      size that is no number, chunks cut short) makes the server's input stream raise its
+      own exceptions, which no view knows; they become Malformed, answered 400 like any
+      other malformed input;
+    - the security headers go on every response, and Cache-Control: no-store on every
+      response that says nothing of caching (a review, a static file say otherwise). A
+      response's own header wins. Built once, as plain (name, value) pairs: on every
+      response, this is a list join, not a header object's checks."""
 
     def __init__(self, app: Callable, headers: list[tuple[str, str]]) -> None:
         self.app = app
         self.headers = [(name.lower(), (name, value)) for name, value in headers]
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        if "wsgi.input" in environ:
+            environ["wsgi.input"] = Body(environ["wsgi.input"])
+
         def with_headers(status: str, headers: list[tuple[str, str]], *exc_info):
             present = {name.lower() for name, _ in headers}
             added = [header for name, header in self.headers if name not in present]
