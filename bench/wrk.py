@@ -1,4 +1,4 @@
-"""Page and move throughput with wrk, run by hand: python bench/wrk.py [--seconds 10] [--rounds 3]
+"""Page and move throughput with wrk, run by hand: python bench/wrk.py [--seconds 10] [--rounds 3] [--pages]
 
 wrk (Debian's package; `make bench` installs it) costs little CPU, so on this two-core
 machine the server gets most of it. Each app is served as `make run` serves the game
@@ -149,6 +149,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--pages", action="store_true", help="only the page: the game's, its floors' and bare's")
     args = parser.parse_args()
     servers.require("wrk", "wrk")
     results: dict[tuple[str, str], list[dict]] = {}
@@ -157,11 +158,13 @@ def main() -> None:
         script = tmp / "move.lua"
         script.write_text(MOVE_SCRIPT)
         bases = serve(stack, tmp)
+        if args.pages:
+            bases = {name: base for name, base in bases.items() if not name.endswith("session floor")}
         for base in bases.values():
             warm_up(base)
         for _ in range(args.rounds):  # interleaved, so that a busy spell hits every app
             for name, base in bases.items():
-                for kind, run in measured(name, base, args.seconds, script):
+                for kind, run in measured(name, base, args.seconds, script, args.pages):
                     results.setdefault((name, kind), []).append(run)
     report(results, args)
 
@@ -187,8 +190,9 @@ def serve(stack: contextlib.ExitStack, tmp: Path) -> dict[str, str]:
     return {name: stack.enter_context(servers.gunicorn(env, app=app)) for name, (env, app) in apps.items()}
 
 
-def measured(name: str, base: str, seconds: float, script: Path) -> list[tuple[str, dict]]:
-    """One round of the requests each app is measured on: (kind, wrk's figures)."""
+def measured(name: str, base: str, seconds: float, script: Path, pages: bool = False) -> list[tuple[str, dict]]:
+    """One round of the requests each app is measured on (only the page if `pages`): (kind,
+    wrk's figures)."""
     if name.endswith("page floor"):
         return [("page", wrk(base + "/", seconds, cookie=page_floor_setup(base)))]
     if name.endswith("session floor"):
@@ -197,6 +201,8 @@ def measured(name: str, base: str, seconds: float, script: Path) -> list[tuple[s
     game = name in ("SQLite", "Redis")
     cookie, move_args = setup(base) if game else ("none", ["none"] * 2 * (CONNECTIONS + 1))
     runs = [("page", wrk(base + "/", seconds, cookie=cookie))]
+    if pages:
+        return runs
     if name != "Jinja floor":
         many, one = move_args[: 2 * CONNECTIONS], move_args[2 * CONNECTIONS :]
         runs += [("move", wrk(base, seconds, script, many)), (ONE, wrk(base, seconds, script, one, n=1))]
