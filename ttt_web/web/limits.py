@@ -135,9 +135,11 @@ def own_limit(value: Callable[[], str], error_message: str) -> Callable[[Callabl
 def init_app(app: Flask) -> None:
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
     app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", storage_options(app))
-    limiter.init_app(app)
-    for hooks in (app.before_request_funcs, app.after_request_funcs, app.teardown_request_funcs):
-        hooks[None] = [only_when_limited(hook) if limiters(hook) else hook for hook in hooks[None]]
+    request_hooks = (app.before_request_funcs, app.after_request_funcs, app.teardown_request_funcs)
+    ours = {id(hook) for hooks in request_hooks for hook in hooks.get(None, [])}
+    limiter.init_app(app)  # adds its hooks (its check, its headers, its cleanup): the new ones
+    for hooks in request_hooks:
+        hooks[None] = [hook if id(hook) in ours else only_when_limited(hook) for hook in hooks.get(None, [])]
     counted = [(item, client_network, MESSAGE) for item in parse_many(app.config["NEW_SESSION_LIMIT"])]
     counted += [(item, lambda: SITE, SITE_MESSAGE) for item in parse_many(app.config["NEW_SESSION_SITE_LIMIT"])]
     app.after_request(functools.partial(count_new_session, limiter, counted))
@@ -150,12 +152,6 @@ def init_app(app: Flask) -> None:
         current = limiter.current_limit
         response.headers["Retry-After"] = str(max(1, int(current.reset_at - time.time())) if current else 60)
         return response
-
-
-def limiters(hook: Callable) -> bool:
-    """Whether a request hook is one of Flask-Limiter's own."""
-    function = hook.func if isinstance(hook, functools.partial) else getattr(hook, "__func__", hook)
-    return function.__module__.startswith("flask_limiter.")
 
 
 def only_when_limited(hook: Callable) -> Callable:
