@@ -88,3 +88,14 @@ def test_the_score_beside_the_form_is_the_one_the_game_it_starts_counts_in(play)
     assert unsaid["score"].attrs == medium
     play.client.post("/new", data={**page.form("start-ai"), "side": "O"})
     assert play.page()["score-title"].text == "Score: Impossible"
+
+
+def test_the_moves_list_marks_the_starting_position_and_numbers_the_moves_played_from_1(play):
+    """As the review does: the given moves are the starting position (a bullet, no number), the
+    first move played is move 1."""
+    play_on(play, side="O")
+    page = play.move(0, 0)
+    listed = list(page["history"].iter("li"))
+    assert [li.attrs.get("class") for li in listed] == ["given", "given", "given", None, None]
+    assert [li.attrs.get("value") for li in listed] == [None, None, None, "1", None]
+    assert "played are numbered from 1" in page["history-given"].text

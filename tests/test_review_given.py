@@ -113,10 +113,15 @@ def test_a_count_of_given_moves_that_is_not_0_to_one_less_than_the_moves_is_a_40
 def test_the_share_pictures_caption_says_the_game_was_played_on(client):
     game = Game.of_moves(tuple(map(int, WON.split("-"))), 3)
     players = Players(you="O", ai="impossible")
-    assert captioned(game, players, picture.SIZE)[0] == ("O beat the AI (X, Impossible)", "from move 3")
+    assert captioned(game, players, picture.SIZE)[0] == ("O beat the AI (X, Impossible),", "played on after move 3")
     friends = Game.of_moves(tuple(map(int, FRIENDS.split("-"))), 3)
-    named = captioned(friends, Players(names=("Anne-Marie", "Bartholomew")), picture.SIZE)[0]
-    assert named == ("Anne-Marie (X)", "beat Bartholomew (O) from move 3")  # two lines, each within the picture
+    named = captioned(friends, Players(names=("Anne", "Bartholomew")), picture.SIZE)[0]
+    assert named == ("Anne (X) beat Bartholomew (O),", "played on after move 3")  # two lines, each within the picture
+    longer = captioned(friends, Players(names=("Anne-Marie", "Bartholomew")), picture.SIZE)[0]
+    assert longer == ("X beat O, played on after move 3",)  # the names would not fit in two lines
+    drawn = Game.of_moves((0, 4, 8, 2, 6, 3, 5, 7, 1), 2)
+    said = captioned(drawn, Players(names=("Anne", "Bartholomew")), picture.SIZE)[0]
+    assert said == ("Anne (X) and Bartholomew (O)", "drew, played on after move 2")
     assert client.get(f"/review/{WON}/board.png?{AGAINST}&given=3").status_code == 200
 
 

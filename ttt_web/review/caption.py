@@ -119,7 +119,11 @@ def captioned(game: Game, players: Players, width: int) -> tuple[tuple[str, ...]
     else:
         names, lasting = said_names(font, players.names)
     levels = tuple(players.level if mark == players.ai_mark() else "" for mark in SIDES)
-    return lines(font, sentence(game, names, players.you or "X", levels), width - 2 * MARGIN), lasting
+    room = width - 2 * MARGIN
+    said = lines(font, sentence(game, names, players.you or "X", levels), room)
+    if any(line_width(font, line) > room for line in said):  # names too long for two lines: said by the marks
+        said = lines(font, sentence(game, ("", ""), players.you or "X"), room)
+    return said, lasting
 
 
 def lines(font: Font, words: str, room: int) -> tuple[str, ...]:
@@ -131,12 +135,12 @@ def lines(font: Font, words: str, room: int) -> tuple[str, ...]:
     return min(broken, key=lambda pair: max(line_width(font, line) for line in pair), default=(words,))
 
 
-BREAKS = (" beat ", " and ", " to move", " drew", " from move")  # where a caption may go on to a second line
+BREAKS = (" beat ", " and ", " to move", " drew", " played on")  # where a caption may go on to a second line
 
 
 def broken_at(words: str, verb: str) -> tuple[str, str]:
     first, rest = words.split(verb, 1)
-    return first, f"{verb.strip()} {rest.strip()}".strip()
+    return first, f"{verb}{rest}".strip()
 
 
 def sentence(game: Game, names: tuple[str, str], first: str, levels: tuple[str, str] = ("", "")) -> str:
@@ -146,7 +150,7 @@ def sentence(game: Game, names: tuple[str, str], first: str, levels: tuple[str, 
     said = {mark: (names[n], levels[n]) for n, mark in enumerate(SIDES)}
     if not game.over:
         return f"Unfinished: {tagged(*said[game.to_move], game.to_move, start=True)} to move"
-    since = f" from move {game.given}" if game.given else ""
+    since = f", played on after move {game.given}" if game.given else ""
     if game.winner:
         loser = other(game.winner)
         return f"{tagged(*said[game.winner], game.winner, True)} beat {tagged(*said[loser], loser, False)}{since}"
