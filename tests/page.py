@@ -38,6 +38,8 @@ class _Builder(HTMLParser):
         self.stack = [self.root]
 
     def handle_starttag(self, tag, attrs):
+        if tag == "wbr":
+            return  # a place the line may break, no text: the words either side of it join up
         element = Element(tag, {k: v or "" for k, v in attrs})
         self.stack[-1].children.append(element)
         if tag not in VOID:
@@ -50,7 +52,11 @@ class _Builder(HTMLParser):
                 return
 
     def handle_data(self, data):
-        self.stack[-1].children.append(data)
+        children = self.stack[-1].children
+        if children and isinstance(children[-1], str):
+            children[-1] += data
+        else:
+            children.append(data)
 
 
 class Page:

@@ -237,19 +237,21 @@ def test_the_trace_steps_through_plain_minimaxs_calls_in_order(client, pos):
 def test_a_trace_step_says_what_returns_and_why(client):
     page = Page(client.get("/explore/XOXOX..../trace/3").text)
     assert [e.attrs["data-position"] for e in page["stack"].iter("li")] == ["XOXOX....", "XOXOXO...", "XOXOXOX.."]
-    assert "X has three in a row, so it returns utility = 1" in page["step-text"].text
+    assert page["step-text"].text.startswith("min_value(board) is called on the position after X at a3 (depth 2).")
+    assert "X has three in a row, so it returns utility(board) = 1" in page["step-text"].text
     last = Page(client.get("/explore/XOXOX..../trace/64").text)
-    assert "MIN returns min(1, 1, 1, 1) = 1" in last["step-text"].text  # O cannot stop c1 and a3 both
+    assert "min_value returns min(1, 1, 1, 1) = 1 to nobody" in last["step-text"].text
+    assert "minimax(board) returns an action" in last["step-text"].text  # O cannot stop c1 and a3 both
 
 
 def test_the_traces_step_links_land_on_the_step(client):
     """Previous, Next, First and Last scroll to the step (the #step fragment, no script
     needed), as the learn pages' trace does: on a phone the step is below the fold."""
     page = Page(client.get("/explore/XOXOX..../trace/5?back=game").text)
-    steps = page["step"]
-    assert steps.tag == "nav" and {a.attrs["rel"] for a in steps.iter("a")} == {"prev", "next"}
+    steps = page["step"]  # the heading "step 5 of 64" and the buttons
+    assert page["trace-title"] in list(steps.iter("h2")) and {a.attrs["rel"] for a in steps.iter("a")} == {"prev", "next"}
     linked = [a for a in page["trace"].iter("a") if a.attrs["href"].startswith("/explore/XOXOX..../trace/")]
-    assert [a.text for a in linked] == ["← Previous step", "Next step →", "First step", "Last step"]
+    assert [a.text for a in linked] == ["← Previous", "Next →", "First step", "Last step"]
     assert [a.attrs["href"] for a in linked] == [f"/explore/XOXOX..../trace/{n}?back=game#step" for n in (4, 6, 1, 64)]
 
 

@@ -199,27 +199,29 @@ def warm(app: Flask) -> None:
 
 
 def narrated(step: search.Step, depth: int) -> str:
-    """What happens at `step` of a trace, and why, in the assignment's terms."""
+    """What happens at `step` of a trace, and why, in the assignment's terms: max_value and
+    min_value return a value, minimax an action."""
     position = step.position
     where = "the position traced" if depth == 0 else f"the position after {last_move(step)}"
+    function = "max_value" if to_move(position) == "X" else "min_value"
+    called = f"{function}(board) is called on {where} (depth {depth})."
     if over(position):
         won = search.value(position)
         why = "the board is full with no line" if won == 0 else f"{winner_of(won)} has three in a row"
-        called = f"minimax is called on {where} (depth {depth})."
-        return f"{called} The game is over: {why}, so it returns utility = {SIGNED[won]} at once."
+        return f"{called} The game is over: {why}, so it returns utility(board) = {SIGNED[won]} at once."
     role, mover = search.role(position), to_move(position)
     tried = [cell_name(n) for n, _ in moves(position)]
     if step.returns is None:
         pick = "largest" if role == "MAX" else "smallest"
         plan = (
-            f"it has one move, {tried[0]}, and returns what that returns"
+            f"it has one action, {tried[0]}, and returns the value that gets"
             if len(tried) == 1
-            else f"it tries {', '.join(tried)} in row order and returns the {pick} value they return"
+            else f"it tries the actions {', '.join(tried)} in row order and returns the {pick} value they get"
         )
-        return f"minimax is called on {where} (depth {depth}). {mover} is to move, so this is a {role} node: {plan}."
+        return f"{called} {mover} is to move, so this is a {role} node: {plan}."
     values = ", ".join(SIGNED[v] for _, v in step.values)
-    caller = "the call one level up" if depth else "nobody: it is the value of the position traced"
-    return f"Every move is tried. {role} returns {role.lower()}({values}) = {SIGNED[step.returns]} to {caller}."
+    caller = "the call one level up" if depth else "nobody: it is the position's value, and minimax(board) returns an action that gets it"
+    return f"Every action is tried. {function} returns {role.lower()}({values}) = {SIGNED[step.returns]} to {caller}."
 
 
 def last_move(step: search.Step) -> str:

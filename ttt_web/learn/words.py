@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+from markupsafe import Markup, escape
+
 from ..core import trace as tr
 from ..core.position import last_mover
 
@@ -54,6 +56,12 @@ def indent(line: str) -> int:
     """How many levels (of 4 spaces) a line of code is indented: its wrapped parts hang below
     its text rather than at the margin."""
     return min((len(line) - len(line.lstrip(" "))) // 4, 3)
+
+
+def code(line: str) -> Markup:
+    """A line of code that a narrow page may wrap after an opening bracket as well as at a
+    space, never inside a name: max_value(result(board, action))."""
+    return Markup("(<wbr>").join(escape(part) for part in line.split("("))
 
 
 def won(position: str) -> str:
