@@ -135,17 +135,21 @@ def test_quick_arrow_presses_all_count_and_a_held_key_stops_when_let_go(browser,
     context.close()
 
 
+@pytest.mark.parametrize("size", [(740, 360), (360, 740)], ids=["sideways", "phone"])
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
-def test_each_step_keeps_next_the_step_text_and_the_current_line_in_view(browser, live_server, javascript):
+def test_each_step_keeps_its_heading_next_the_step_text_and_the_current_line_in_view(
+    browser, live_server, javascript, size
+):
+    width, height = size
     context = browser.new_context(
-        java_script_enabled=javascript, base_url=live_server, viewport={"width": 740, "height": 360}
+        java_script_enabled=javascript, base_url=live_server, viewport={"width": width, "height": height}
     )
     page = context.new_page()
     page.goto("/learn/trace/X.O.X.O..?step=39")
     for step in ("40", "41"):
         click_through(page.locator("a[rel=next]"))
         expect(page.locator("#trace")).to_have_attribute("data-step", step)
-        for seen in ("a[rel=next]", "#step-text", "#code li.current"):
+        for seen in ("#trace-title", "a[rel=next]", "#step-text", "#code li.current"):
             box = page.locator(seen).bounding_box()
-            assert box["y"] >= 0 and box["y"] + box["height"] <= 360, (step, seen, box)
+            assert box["y"] >= 0 and box["y"] + box["height"] <= height, (step, seen, box)
     context.close()

@@ -15,6 +15,7 @@ from tests.page import Page
 from ttt_web.core import drill as core_drill
 from ttt_web.core import limited as core_limited
 from ttt_web.core import trace as core_trace
+from ttt_web.learn import words
 
 pytestmark = pytest.mark.unit
 EMPTY = "." * 9
@@ -387,3 +388,8 @@ def test_each_checked_branch_says_whether_it_was_searched_or_pruned(client):
     assert said["11"].startswith("✓ right: pruned")  # ticked, pruned
     assert said["12"].startswith("✗ wrong: pruned (you left it unticked)")
     assert said["0"].startswith("✗ wrong: searched (not pruned) (you ticked it)")
+
+
+def test_a_line_of_code_may_wrap_after_an_opening_bracket_never_inside_a_name():
+    assert words.code("v = max_value(result(board, action))") == "v = max_value(<wbr>result(<wbr>board, action))"
+    assert words.code("if a < b(c):") == "if a &lt; b(<wbr>c):"
