@@ -249,7 +249,8 @@ def test_the_traces_step_links_land_on_the_step(client):
     needed), as the learn pages' trace does: on a phone the step is below the fold."""
     page = Page(client.get("/explore/XOXOX..../trace/5?back=game").text)
     steps = page["step"]  # the heading "step 5 of 64" and the buttons
-    assert page["trace-title"] in list(steps.iter("h2")) and {a.attrs["rel"] for a in steps.iter("a")} == {"prev", "next"}
+    assert page["trace-title"] in list(steps.iter("h2"))
+    assert {a.attrs["rel"] for a in steps.iter("a")} == {"prev", "next"}
     linked = [a for a in page["trace"].iter("a") if a.attrs["href"].startswith("/explore/XOXOX..../trace/")]
     assert [a.text for a in linked] == ["← Previous", "Next →", "First step", "Last step"]
     assert [a.attrs["href"] for a in linked] == [f"/explore/XOXOX..../trace/{n}?back=game#step" for n in (4, 6, 1, 64)]

@@ -210,18 +210,21 @@ def narrated(step: search.Step, depth: int) -> str:
         why = "the board is full with no line" if won == 0 else f"{winner_of(won)} has three in a row"
         return f"{called} The game is over: {why}, so it returns utility(board) = {SIGNED[won]} at once."
     role, mover = search.role(position), to_move(position)
-    tried = [cell_name(n) for n, _ in moves(position)]
     if step.returns is None:
-        pick = "largest" if role == "MAX" else "smallest"
-        plan = (
-            f"it has one action, {tried[0]}, and returns the value that gets"
-            if len(tried) == 1
-            else f"it tries the actions {', '.join(tried)} in row order and returns the {pick} value they get"
-        )
-        return f"{called} {mover} is to move, so this is a {role} node: {plan}."
+        return f"{called} {mover} is to move, so this is a {role} node: {plan(position, role)}."
     values = ", ".join(SIGNED[v] for _, v in step.values)
-    caller = "the call one level up" if depth else "nobody: it is the position's value, and minimax(board) returns an action that gets it"
+    top = "nobody: it is the position's value, and minimax(board) returns an action that gets it"
+    caller = "the call one level up" if depth else top
     return f"Every action is tried. {function} returns {role.lower()}({values}) = {SIGNED[step.returns]} to {caller}."
+
+
+def plan(position: str, role: str) -> str:
+    """What a call about to try its actions will do with their values."""
+    tried = [cell_name(n) for n, _ in moves(position)]
+    if len(tried) == 1:
+        return f"it has one action, {tried[0]}, and returns the value that gets"
+    pick = "largest" if role == "MAX" else "smallest"
+    return f"it tries the actions {', '.join(tried)} in row order and returns the {pick} value they get"
 
 
 def last_move(step: search.Step) -> str:

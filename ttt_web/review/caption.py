@@ -119,11 +119,17 @@ def captioned(game: Game, players: Players, width: int) -> tuple[tuple[str, ...]
     else:
         names, lasting = said_names(font, players.names)
     levels = tuple(players.level if mark == players.ai_mark() else "" for mark in SIDES)
-    room = width - 2 * MARGIN
-    said = lines(font, sentence(game, names, players.you or "X", levels), room)
-    if any(line_width(font, line) > room for line in said):  # names too long for two lines: said by the marks
-        said = lines(font, sentence(game, ("", ""), players.you or "X"), room)
-    return said, lasting
+    return fitted(font, game, names, players.you or "X", levels, width - 2 * MARGIN), lasting
+
+
+def fitted(
+    font: Font, game: Game, names: tuple[str, str], first: str, levels: tuple[str, str], room: int
+) -> tuple[str, ...]:
+    """The caption's lines in `room` pixels, said by the marks if the names would not fit in two."""
+    said = lines(font, sentence(game, names, first, levels), room)
+    if any(line_width(font, line) > room for line in said):
+        said = lines(font, sentence(game, ("", ""), first), room)
+    return said
 
 
 def lines(font: Font, words: str, room: int) -> tuple[str, ...]:
