@@ -119,7 +119,7 @@ def slow_lines(minimax: Tally, total: float) -> list[str]:
 def text_report(path: str, tallies: dict[str, Tally], patterns: list[Pattern], site: str, table: bool = True) -> str:
     """The report; without its `table` when the table was already shown line by line."""
     lines = table_lines(path, tallies) if table else []
-    for tally in (t for t in tallies.values() if t.failures and not t.missing):  # the table says it once
+    for tally in (t for t in tallies.values() if t.failures and not t.missing and not t.unwritten):  # said in the table
         lines += failure_lines(tally, site)
     lines += patterns_lines(patterns, site)
     lines += timing_lines(tallies)
@@ -173,8 +173,9 @@ def verdict(tallies: dict[str, Tally]) -> str:
 def standing(tallies: dict[str, Tally]) -> dict[str, list[str]]:
     """The functions that fall short, by how."""
     return {
-        "Not passed": [t.label for t in tallies.values() if t.failed and not t.missing],
+        "Not passed": [t.label for t in tallies.values() if t.failed and not t.missing and not t.unwritten],
         "Missing from your file": [t.name for t in tallies.values() if t.missing],
+        "Not written yet": [t.label for t in tallies.values() if t.unwritten],
         "Not checked in full, with no check failed": [t.label for t in tallies.values() if not t.ok and not t.failed],
     }
 
