@@ -63,8 +63,11 @@ class Tally:
     @property
     def unwritten(self) -> bool:
         """Every check failed on a NotImplementedError raised in the function itself."""
-        return bool(self.checked) and self.kinds[NOT_WRITTEN] == self.checked and not self.passed and all(
-            self.raised_here(f) for f in self.failures
+        return (
+            bool(self.checked)
+            and self.kinds[NOT_WRITTEN] == self.checked
+            and not self.passed
+            and all(self.raised_here(f) for f in self.failures)
         )
 
     def raised_here(self, failure: Failure) -> bool:
@@ -119,6 +122,12 @@ class Tally:
         """Could this function's failures make the functions that call it fail?"""
         return any(kind not in HARMLESS | {TIMEOUT} for kind in self.kinds)
 
+    def explains(self, others: list[Tally]) -> bool:
+        """Could this function's failures be why all the `others` fail? Each calls it,
+        directly or through another, and fails in ways it could cause."""
+        calls_it = {t.name for t in others} <= depending_on(self.name)
+        return bool(others) and calls_it and self.can_break_callers() and all(map(self.could_explain, others))
+
     def could_explain(self, caller: Tally) -> bool:
         """Could this function's failures be why `caller` fails? Not when the caller is not
         written yet, nor when it raises NotImplementedError somewhere this function is not."""
@@ -128,14 +137,10 @@ class Tally:
 
 
 def fix_first(tallies: dict[str, Tally]) -> str | None:
-    """The failing function whose failures can explain every other function's failures:
-    each other failing function calls it, directly or through another, and fails in ways
-    it could cause."""
+    """The failing function whose failures can explain every other function's failures."""
     failing = [t for t in tallies.values() if not t.ok]
     for tally in failing:
-        others = [t for t in failing if t is not tally]
-        calls_it = {t.name for t in others} <= depending_on(tally.name)
-        if others and calls_it and tally.can_break_callers() and all(map(tally.could_explain, others)):
+        if tally.explains([other for other in failing if other is not tally]):
             return tally.name
     return None
 

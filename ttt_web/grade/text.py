@@ -172,12 +172,25 @@ def verdict(tallies: dict[str, Tally]) -> str:
 
 def standing(tallies: dict[str, Tally]) -> dict[str, list[str]]:
     """The functions that fall short, by how."""
-    return {
-        "Not passed": [t.label for t in tallies.values() if t.failed and not t.missing and not t.unwritten],
-        "Missing from your file": [t.name for t in tallies.values() if t.missing],
-        "Not written yet": [t.label for t in tallies.values() if t.unwritten],
-        "Not checked in full, with no check failed": [t.label for t in tallies.values() if not t.ok and not t.failed],
-    }
+    said = {heading: [] for heading in SHORTFALLS}
+    for tally in tallies.values():
+        if heading := shortfall(tally):
+            said[heading].append(tally.name if tally.missing else tally.label)
+    return said
+
+
+SHORTFALLS = ("Not passed", "Missing from your file", "Not written yet", "Not checked in full, with no check failed")
+
+
+def shortfall(tally: Tally) -> str:
+    """How the function falls short, as `standing` heads it; "" when it does not."""
+    if tally.missing:
+        return SHORTFALLS[1]
+    if tally.unwritten:
+        return SHORTFALLS[2]
+    if tally.failed:
+        return SHORTFALLS[0]
+    return "" if tally.ok else SHORTFALLS[3]
 
 
 def listed(heading: str, names: list[str]) -> str:

@@ -49,8 +49,9 @@ def failed(reply: dict, expected: str = "an answer") -> Wrong | None:
         return raised(reply, expected)
     if reply.get("changed"):
         why = "it changed the board it was given"
-        became = f"the board changed to {shown(reply['became'])}" if is_board(reply.get("became")) else "the board changed"
-        return Wrong("the board given left as it was", became, why, "changed the board")
+        became = reply.get("became")
+        got = f"the board changed to {shown(became)}" if is_board(became) else "the board changed"
+        return Wrong("the board given left as it was", got, why, "changed the board")
     return None
 
 
