@@ -70,7 +70,7 @@ def game(moves: str):
             strip=strip(listed, step(0)),
             turned=turned,
             retries=len(to_retry(cells, players, final.given)),
-            retry=url_for("retry.mistake", moves=format_moves(cells), n="1", **kept),
+            retry=url_for("retry.mistake", moves=format_moves(cells), n="1", **extra),
             from_here=play_on_query(shown, players),
             share=site + url_for("review.game", moves=format_moves(cells), **kept),
             share_text=share_text(final, players, tally),
