@@ -26,7 +26,7 @@ def expected_end(child: str) -> str:
     moves = (plies + 1) // 2  # the winner moves first or second from here
     if (u == 1) == (ai == "X"):
         mine = f"I can force a win in {moves} of my moves."
-        return "I win on my next move, whatever you play." if moves == 1 else mine
+        return "I can win on my next move, whatever you play." if moves == 1 else mine
     return "You can win right now." if moves == 1 else f"You can force a win in {moves} of your moves."
 
 

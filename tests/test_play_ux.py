@@ -71,7 +71,10 @@ def test_the_counts_are_said_once_on_the_page_under_the_board_where_the_line_is(
     page = play.finish(random.Random(5))
     counts = [page["score"].attrs[f"data-{n}"] for n in ("wins", "losses", "draws")]
     assert tallies(page) == [f"{label} {n}" for label, n in zip(("Wins", "Losses", "Draws"), counts, strict=True)]
-    assert "hidden" in page["score"].attrs and "under the board" in page["score-where"].text
+    assert (
+        "hidden" in page["score"].attrs
+        and page["score-where"].text == "Each level, and two players, keep a score of their own."
+    )  # no circle back to the line that links here
     assert page["reset-score"].text == "Reset all scores…"  # the panel keeps what the line has not
     start = play.page("/?from=0-4")  # no line under the board here: the panel shows the counts
     assert start.root.by_id("score-line") is None and "hidden" not in start["score"].attrs
@@ -282,7 +285,7 @@ def test_teach_words_agree_with_the_numbers_everywhere():
     [
         ("", "Best play from here is a draw."),
         ("0-2-1", "I can force a win in 2 of my moves."),  # whatever the AI plays, as O
-        ("0-1-2-3-6", "I win on my next move, whatever you play."),
+        ("0-1-2-3-6", "I can win on my next move, whatever you play."),
     ],
 )
 def test_the_ai_comment_counts_its_own_moves(play, start, said):

@@ -163,3 +163,14 @@ def test_a_query_that_does_not_say_who_played_gets_a_clear_page(client, query):
     assert response.status_code == 400 and "Traceback" not in response.text
     retry = client.get(f"/review/0-1-4-2-8/retry/1?{query}")
     assert retry.status_code == 400
+
+
+def test_a_win_thrown_into_a_draw_says_what_best_play_then_does(client):
+    """X's c1 at move 3 of LOST turned a win into a draw: the sentence says that best play
+    draws after it, once (it said "with best play draw with best play")."""
+    position = "." * 9
+    for cell in map(int, LOST.split("-")[:3]):
+        position = judge.children(position)[cell]
+    assert turns(LOST)[2] == (3, "X", False, True) and judge.value(position)[0] == 0
+    said = review(client, LOST, AS_X + "&ply=3")["verdict"].text
+    assert "; after c1, best play draws: " in said and "draw with best play" not in said

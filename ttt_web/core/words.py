@@ -211,7 +211,9 @@ def _ai_expects(value: ttt.MoveValue) -> str:
     """Best play after the AI's move worth `value` to it, in a sentence."""
     if value.outcome == "win":
         mine = (value.plies + 1) // 2 - 1  # its moves after this one
-        return "I win on my next move, whatever you play." if mine == 1 else f"I can force a win in {mine} of my moves."
+        if mine == 1:  # "can": an AI below Impossible may still not take it
+            return "I can win on my next move, whatever you play."
+        return f"I can force a win in {mine} of my moves."
     if value.outcome == "loss":
         yours = value.plies // 2
         return "You can win right now." if yours == 1 else f"You can force a win in {yours} of your moves."

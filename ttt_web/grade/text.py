@@ -111,7 +111,8 @@ def slow_lines(minimax: Tally, total: float) -> list[str]:
         lines += [
             f"In one call, on a board from which {len(reachable(position)):,} positions can be reached, your code "
             f"called {function} {times:,} times: it searches the same positions again and again. Memoize "
-            "(functools.cache on a tuple of the board's rows) or prune (alpha-beta) to make it fast."
+            "(functools.cache, on the board made hashable: tuple(map(tuple, board))) or prune (alpha-beta) "
+            "to make it fast."
         ]
     return lines
 

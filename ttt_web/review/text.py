@@ -105,8 +105,12 @@ class Move:
         should = self.should[:1].upper() + self.should[1:]
         if judged.verdict == "inaccuracy":
             return f"{kind}: {played}, which {self.outlook(judged.played)}. {should}.{purpose}"
-        after = in_words(judged.played, *self.players.naming(mark))
-        line = f"; after {self.cell}, with best play {after}: {self.refutation}" if self.refutation else ""
+        after = (
+            "best play draws"
+            if judged.played.outcome == "draw"
+            else f"with best play {in_words(judged.played, *self.players.naming(mark))}"
+        )
+        line = f"; after {self.cell}, {after}: {self.refutation}" if self.refutation else ""
         return f"{kind}: {played}, turning {turned_text(judged)}. {should}{line}.{purpose}"
 
 
