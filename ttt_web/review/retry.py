@@ -24,8 +24,7 @@ bp = Blueprint("retry", __name__, url_prefix="/review")
 def mistake(moves: str, n: int):
     """The n-th move of the game that was not best (from 1), to find a better one for."""
     game, players = reviewed(moves), players_asked()
-    cells, kept = game.moves, review_query(players, game.given)
-    kept |= {"back": "game"} if request.args.get("back") == "game" else {}  # the review's way back to the game
+    cells, kept = game.moves, _kept(players, game.given)
     plies = to_retry(cells, players, game.given)
     ply = _nth(plies, n, players)
     solved_before = _solved_before(len(plies))
@@ -46,7 +45,7 @@ def mistake(moves: str, n: int):
     if graded is not None:
         view = draw_try(view, tried, before.to_move, solved)
     judged = judge_all(cells)[ply - 1]
-    done = solved_before | ({n} if solved else set())
+    done = _solved_now(solved_before, n, solved)
     if answer:
         view = draw_answer(view, judged)
     page = render_template(
@@ -86,6 +85,13 @@ def _nth(plies: list[int], n: int, players: Players) -> int:
     return plies[n - 1]
 
 
+def _kept(players: Players, given: int) -> dict[str, str]:
+    """The review's query, which every link of the retries keeps: its players, the moves
+    given, and its way back to the game."""
+    back = {"back": "game"} if request.args.get("back") == "game" else {}
+    return review_query(players, given) | back
+
+
 def _solved_before(count: int) -> frozenset[int]:
     """The retries solved on the way here (?solved=1-3), carried from page to page, so that
     "Done" is said only when every one is; 400 if they are not retries of this game."""
@@ -94,6 +100,10 @@ def _solved_before(count: int) -> frozenset[int]:
     if len(value) > 40 or not all(k.isdecimal() and 1 <= int(k) <= count for k in numbers):
         abort(400, f"The retries solved are given by number, 1 to {count}, as ?solved=1-2.")
     return frozenset(int(k) for k in numbers)
+
+
+def _solved_now(before: frozenset[int], n: int, solved: bool) -> frozenset[int]:
+    return before | {n} if solved else before
 
 
 def solved_query(solved: frozenset[int] | set[int]) -> dict[str, str]:
