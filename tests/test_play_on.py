@@ -88,3 +88,17 @@ def test_the_score_beside_the_form_is_the_one_the_game_it_starts_counts_in(play)
     assert unsaid["score"].attrs == medium
     play.client.post("/new", data={**page.form("start-ai"), "side": "O"})
     assert play.page()["score-title"].text == "Score: Impossible"
+
+
+def test_a_game_played_on_from_a_position_does_not_count_in_the_score_but_is_listed(play):
+    """As a game from a position is never rated on lichess: a win there is no win on the score."""
+    assert "does not count in your score" in Page(play.client.get(f"/?from={START}").text)["start-from"].text
+    play_on(play, mode="friend")
+    for cell in ((0, 0), (1, 0)):
+        play.move(*cell)
+    page = play.move(2, 2)  # O a1, X a2, O c3: O's diagonal
+    assert page["status"].attrs["data-winner"] == "O"
+    assert [page["score"].attrs[f"data-{n}"] for n in ("wins", "losses", "draws")] == ["0", "0", "0"]
+    assert page["not-scored"].text == "A game played on from a position does not count in your score."
+    assert "comes off the score" not in page["undo"].text
+    assert len(list(play.page("/games/")["games"].iter("li"))) == 1
