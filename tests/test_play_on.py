@@ -72,7 +72,7 @@ def test_in_teach_mode_the_ai_speaks_only_once_it_has_moved(play):
     assert play.move(0, 0).root.by_id("ai-says") is not None
 
 
-def test_the_score_beside_the_form_is_the_one_the_game_it_starts_counts_in(play):
+def test_the_score_beside_the_form_is_the_ticked_levels_which_a_game_played_on_leaves_alone(play):
     """A review's link ticks the level of the game reviewed (Impossible); the score beside it
     is that level's, not the one of the game you have (Medium), which is not on the page."""
     play.finish(random.Random(3))  # a game at Medium: its result counts there
