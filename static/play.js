@@ -23,6 +23,14 @@ const drawMark = (link) => {
   link.setAttribute("aria-disabled", "true");
 };
 
+// Teach mode's hints speak of the position before the move: gone until the new page brings its own.
+const clearHints = () => {
+  for (const hint of document.querySelectorAll("#board .hint")) hint.remove();
+  for (const cell of document.querySelectorAll("#board td[data-value]")) {
+    for (const name of ["value", "plies", "best"]) delete cell.dataset[name];
+  }
+};
+
 const saySent = (link) => {
   const status = document.getElementById("status");
   const cell = link.closest("td").dataset;
@@ -44,6 +52,7 @@ const play = async (link) => {
   const started = performance.now();
   const url = new URL(link.getAttribute("href"), window.location.href);
   drawMark(link);
+  clearHints();
   saySent(link);
   let response;
   try {

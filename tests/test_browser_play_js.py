@@ -151,3 +151,33 @@ def test_the_footer_is_the_new_pages_after_a_move(browser, live_server, javascri
     back = page.locator("footer input[name=back]").get_attribute("value")
     assert page.url.split("#")[0].endswith(back)
     context.close()
+
+
+def test_teach_hints_of_the_position_before_a_move_go_while_it_is_on_its_way(page: Page):
+    """Teach mode's hints speak of the board they are drawn on: once your mark is drawn, the
+    other cells' hints (of the position before it) go, until the new page brings its own."""
+    held = []
+    page.goto("/")
+    click_through(page.locator("#teach button"))
+    expect(page.locator("#board td[data-value]")).to_have_count(9)
+    page.route(re.compile(r".*/move\?.*"), lambda route: held.append(route))
+    page.locator("#board td[data-row='0'][data-col='0'] a").click()
+    expect(page.locator("#status")).to_have_text("You placed X on a1.")
+    expect(page.locator("#board .hint")).to_have_count(0)
+    expect(page.locator("#board td[data-value]")).to_have_count(0)
+    held[0].continue_()
+    expect(page.locator("#board td[data-mark=O]")).to_have_count(1)
+    expect(page.locator("#board td[data-value]")).to_have_count(7)
+    expect(page.locator("#board .hint")).to_have_count(7)
+
+
+def test_without_javascript_teach_hints_come_with_the_new_page(browser, live_server):
+    context = browser.new_context(java_script_enabled=False, base_url=live_server)
+    page = context.new_page()
+    page.goto("/")
+    click_through(page.locator("#teach button"))
+    click_through(page.locator("#board td[data-row='0'][data-col='0'] a"))
+    expect(page.locator("#board td[data-mark=O]")).to_have_count(1)
+    expect(page.locator("#board td[data-value]")).to_have_count(7)
+    expect(page.locator("#board .hint")).to_have_count(7)
+    context.close()

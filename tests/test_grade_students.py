@@ -20,7 +20,7 @@ from tests.grading import ROOT, STUDENTS, grade, graded, graded_json, mutant, on
 from ttt_web.grade.checks import checks
 from ttt_web.grade.judges import minimax
 from ttt_web.grade.report import Failure, Tally, fix_first
-from ttt_web.grade.wrong import INVALID_ACCEPTED, RAISES_ON_VALID, Wrong
+from ttt_web.grade.wrong import INVALID_ACCEPTED, RAISES_ON_VALID, Wrong, failed
 
 WRONG_PLAYER = {  # the bug's name in the report: (file, line, replacement)
     "max at the root": ("quick.py", "    pick = max if player(board) == X else min\n", "    pick = max\n"),
@@ -314,6 +314,36 @@ def test_fix_first_only_when_the_failure_can_explain_the_later_ones():
     assert fix_first(chain) == "player"
     apart = chain | {"winner": tally("winner", "missing")}
     assert fix_first(apart) is None
+
+
+@pytest.mark.server
+def test_unwritten_functions_are_said_once_and_not_blamed_on_another():
+    """terminal, utility and minimax still raise NotImplementedError; winner, which they
+    would call, has a bug of its own: it is not named as the cause of theirs."""
+    code, out = graded(STUDENTS / "unwritten.py")
+    assert code == 1 and "  winner       5,428 / 5,478   FAILED in 50" in out
+    for function in ("terminal", "utility", "minimax"):
+        assert out.count(f"  {function} ") == 1 and f"\n{function}: " not in out, out
+    assert out.count("not written yet (raises NotImplementedError)") == 3
+    assert "expected  an answer" not in out and "NotImplementedError:" not in out
+    assert out.rstrip().endswith("Not passed: winner. Not written yet: terminal, utility, minimax.")
+
+
+def thrown(name: str, where: str, message: str = "") -> Wrong:
+    return failed({"raised": name, "message": message, "where": [{"function": where}]})
+
+
+@pytest.mark.unit
+def test_a_function_is_fixed_first_only_for_failures_it_can_cause():
+    wrong_winner = tally("winner", "wrong answers")
+    unwritten = Tally("terminal", unchecked=1)
+    unwritten.record(Failure("." * 9, None, thrown("NotImplementedError", "terminal")))
+    assert unwritten.unwritten and fix_first({"winner": wrong_winner, "terminal": unwritten}) is None
+    through = Tally("terminal", unchecked=1)
+    through.record(Failure("." * 9, None, thrown("NotImplementedError", "winner")))
+    assert not through.unwritten and fix_first({"winner": wrong_winner, "terminal": through}) == "winner"
+    assert thrown("ValueError", "result").got == "ValueError"
+    assert thrown("ValueError", "result", "occupied").got == "ValueError: occupied"
 
 
 @pytest.mark.unit

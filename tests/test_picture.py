@@ -141,3 +141,27 @@ def test_a_picture_short_of_its_names_for_the_budget_is_kept_briefly(client, mon
         "x=%CE%B6%CE%B7%CE%B8&o=Bo": "public, max-age=60",  # Greek letters not yet filled: over the budget
         "x=%D9%85%D8%AD%D9%85%D8%AF&o=Bo": "public, max-age=86400",
     }
+
+
+def meta(page: Page, name: str) -> str:
+    return next(m.attrs["content"] for m in page.root.iter("meta") if m.attrs.get("property") == name)
+
+
+@pytest.mark.parametrize(
+    ("query", "said", "accuracy"),
+    [
+        ("you=X&ai=easy", "X beat the AI (O, Easy) in 3 moves", "X: 100 % accuracy."),
+        ("x=Ann&o=Bo", "Ann (X) beat Bo (O) in 3 moves", "Ann (X): 100 % accuracy."),
+    ],
+)
+def test_the_links_preview_speaks_of_the_players_to_whoever_receives_it(client, query, said, accuracy):
+    """The preview is read by whoever the link is sent to: "X beat the AI", as the caption says
+    it, never "You won" nor "I won"."""
+    page = Page(client.get(f"/review/0-3-1-4-2?{query}").text)
+    game, players = Game.of_moves(parse_moves("0-3-1-4-2")), Players.from_query(dict(parse_qsl(query)))
+    assert " ".join(captioned(game, players, picture.SIZE)[0]) + " in 3 moves" == said
+    assert meta(page, "og:title") == f"Tic-tac-toe, move by move: {said}"
+    assert meta(page, "og:image:alt") == f"The final board: {said}"
+    description = meta(page, "og:description")
+    assert f": {said}. " in description and accuracy in description
+    assert not {"I", "my", "you", "You", "your"} & set(description.replace(".", " ").replace(",", " ").split())

@@ -72,7 +72,7 @@ def test_in_teach_mode_the_ai_speaks_only_once_it_has_moved(play):
     assert play.move(0, 0).root.by_id("ai-says") is not None
 
 
-def test_the_score_beside_the_form_is_the_one_the_game_it_starts_counts_in(play):
+def test_the_score_beside_the_form_is_the_ticked_levels_which_a_game_played_on_leaves_alone(play):
     """A review's link ticks the level of the game reviewed (Impossible); the score beside it
     is that level's, not the one of the game you have (Medium), which is not on the page."""
     play.finish(random.Random(3))  # a game at Medium: its result counts there
@@ -99,3 +99,17 @@ def test_the_moves_list_marks_the_starting_position_and_numbers_the_moves_played
     assert [li.attrs.get("class") for li in listed] == ["given", "given", "given", None, None]
     assert [li.attrs.get("value") for li in listed] == [None, None, None, "1", None]
     assert "played are numbered from 1" in page["history-given"].text
+
+
+def test_a_game_played_on_from_a_position_does_not_count_in_the_score_but_is_listed(play):
+    """As a game from a position is never rated on lichess: a win there is no win on the score."""
+    assert "does not count in your score" in Page(play.client.get(f"/?from={START}").text)["start-from"].text
+    play_on(play, mode="friend")
+    for cell in ((0, 0), (1, 0)):
+        play.move(*cell)
+    page = play.move(2, 2)  # O a1, X a2, O c3: O's diagonal
+    assert page["status"].attrs["data-winner"] == "O"
+    assert [page["score"].attrs[f"data-{n}"] for n in ("wins", "losses", "draws")] == ["0", "0", "0"]
+    assert page["not-scored"].text == "A game played on from a position does not count in your score."
+    assert "comes off the score" not in page["undo"].text
+    assert len(list(play.page("/games/")["games"].iter("li"))) == 1

@@ -347,14 +347,17 @@ def test_undo_after_the_end_takes_the_result_off_the_score(play):
     assert (page["score"].attrs["data-wins"], page.state) == ("1", "over")
 
 
-def test_leaving_a_lost_game_counts_as_a_loss_and_the_button_says_so(play):
+def test_leaving_a_lost_game_played_on_from_a_position_lists_a_loss_and_the_button_says_so(play):
+    """Leaving a lost game counts a loss (tests/test_games.py); one played on from a position
+    counts in no score, so it is only listed."""
     page = play.new_game(side="X", difficulty="impossible", **{"from": "0-2-1"})  # lost, whatever the AI replied
-    assert page.state == "playing" and page["resign-note"].text
-    assert "counts as a loss" in next(page["new-game"].iter("button")).text
+    assert page.state == "playing" and "does not count in your score" in page["resign-note"].text
+    assert "goes in Your games as a loss" in next(page["new-game"].iter("button")).text
     play.submit("new-game")
-    assert play.page()["score"].attrs["data-losses"] == "1"
-    play.submit("new-game")  # a fresh game is not lost: leaving it counts nothing
-    assert play.page()["score"].attrs["data-losses"] == "1"
+    assert play.page()["score"].attrs["data-losses"] == "0"
+    assert [g.attrs["data-outcome"] for g in play.page("/games/")["games"].iter("li")] == ["loss"]
+    play.submit("new-game")  # a fresh game is not lost: leaving it lists nothing
+    assert len(list(play.page("/games/")["games"].iter("li"))) == 1
 
 
 def test_leaving_a_drawn_game_counts_nothing(play):

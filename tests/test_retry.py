@@ -53,7 +53,9 @@ def test_the_last_retry_leads_back_to_the_review(client):
     best = judge.optimal_moves(page.marks)
     wrong = next(c for c in range(9) if page.marks[c] == "." and c not in best)
     assert page["next"].text == tried(client, 2, wrong)["next"].text == "Back to the review"  # not done yet
-    assert tried(client, 2, best[0])["next"].text == "Done: back to the review"
+    assert tried(client, 2, best[0])["next"].text == "Back to the review"  # retry 1 was never solved
+    solved = Page(client.get(f"/review/{GAME}/retry/2?solved=1&try={best[0]}").text)
+    assert solved["next"].text == "Done: back to the review"
 
 
 @pytest.mark.parametrize("n", [1, 2])
@@ -180,3 +182,31 @@ def test_the_task_names_the_player_then_the_cell_one_bracket_each(client, query,
 def test_the_answer_is_a_plain_sentence_for_one_cell_or_several(client, moves, n, said):
     answer = Page(client.get(f"/review/{moves}/retry/{n}?show=answer").text)["retry-answer"].text
     assert answer.startswith(said), answer
+
+
+def test_the_retries_keep_the_way_back_to_the_game_and_say_done_when_every_one_is_solved(client):
+    """From a review with "Back to your game", the retries keep `back=game` to the end, and
+    carry which retries were solved, so that "Done" means every one."""
+    review = Page(client.get(f"/review/{GAME}?back=game").text)
+    first = Page(client.get(review["retry"].attrs["href"]).text)
+    assert "back=game" in review["retry"].attrs["href"]
+    best = judge.optimal_moves(first.marks)
+    link = next(a.attrs["href"] for a in first["board"].iter("a") if a.attrs["href"].endswith(f"try={best[0]}"))
+    solved = Page(client.get(link).text)
+    assert solved["next"].attrs["href"] == f"/review/{GAME}/retry/2?back=game&solved=1"
+    second = Page(client.get(solved["next"].attrs["href"]).text)
+    wrong = next(c for c in range(9) if second.marks[c] == "." and c not in judge.optimal_moves(second.marks))
+    link = next(a.attrs["href"] for a in second["board"].iter("a") if a.attrs["href"].endswith(f"try={wrong}"))
+    assert "solved=1" in link
+    assert Page(client.get(link).text)["next"].text == "Back to the review"
+    right = judge.optimal_moves(second.marks)[0]
+    done = Page(client.get(link.replace(f"try={wrong}", f"try={right}")).text)
+    assert done["next"].text == "Done: back to the review"
+    back = Page(client.get(done["next"].attrs["href"]).text)
+    assert back.root.by_id("back-to-game") is not None
+
+
+@pytest.mark.parametrize("solved", ["3", "0", "1--2", "x", "1" * 50])
+def test_solved_retries_that_are_not_this_games_are_refused(client, solved):
+    response = client.get(f"/review/{GAME}/retry/1?solved={solved}")
+    assert response.status_code == 400 and "1 to 2" in response.text

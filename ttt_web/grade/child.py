@@ -125,6 +125,8 @@ def answer(module, path: str, request: dict) -> dict:
         "cpu": time.process_time() - cpu_start,
         "changed": board != before,
     }
+    if reply["changed"]:
+        reply["became"] = plain(module, board)
     if request["call"] == "minimax":
         reply["calls"] = {name: count for name, count in calls.items() if count}
     if found != request["call"]:

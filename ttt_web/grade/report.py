@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..core.costs import over, to_move
-from .wrong import CALL_FAILURES, INVALID_ACCEPTED, MISSING, NOT_A_SET, TIMEOUT, Action, Wrong, counted
+from .wrong import CALL_FAILURES, INVALID_ACCEPTED, MISSING, NOT_A_SET, NOT_WRITTEN, TIMEOUT, Action, Wrong, counted
 
 KEPT = 3  # failures kept per kind of failure, the first met
 CALLERS = {  # which functions a CS50 solution builds on each one
@@ -60,6 +60,20 @@ class Tally:
     def missing(self) -> bool:
         return bool(self.kinds[MISSING])
 
+    @property
+    def unwritten(self) -> bool:
+        """Every check failed on a NotImplementedError raised in the function itself."""
+        return (
+            bool(self.checked)
+            and self.kinds[NOT_WRITTEN] == self.checked
+            and not self.passed
+            and all(self.raised_here(f) for f in self.failures)
+        )
+
+    def raised_here(self, failure: Failure) -> bool:
+        frames = failure.wrong.where
+        return not frames or frames[-1].get("function") in {self.name, self.label}
+
     def record(self, failure: Failure | None, part: str = "") -> None:
         self.checked, self.unchecked = self.checked + 1, self.unchecked - 1
         if part:
@@ -88,6 +102,8 @@ class Tally:
     def status(self) -> str:
         if self.missing:
             return f"MISSING: your file has no function named {self.name}"
+        if self.unwritten:
+            return "not written yet (raises NotImplementedError)"
         parts = [f"FAILED in {self.failed:,}"] if self.failed else []
         if self.kinds[TIMEOUT]:
             count = self.kinds[TIMEOUT]
@@ -106,14 +122,25 @@ class Tally:
         """Could this function's failures make the functions that call it fail?"""
         return any(kind not in HARMLESS | {TIMEOUT} for kind in self.kinds)
 
+    def explains(self, others: list[Tally]) -> bool:
+        """Could this function's failures be why all the `others` fail? Each calls it,
+        directly or through another, and fails in ways it could cause."""
+        calls_it = {t.name for t in others} <= depending_on(self.name)
+        return bool(others) and calls_it and self.can_break_callers() and all(map(self.could_explain, others))
+
+    def could_explain(self, caller: Tally) -> bool:
+        """Could this function's failures be why `caller` fails? Not when the caller is not
+        written yet, nor when it raises NotImplementedError somewhere this function is not."""
+        unwritten = [f for f in caller.failures if f.wrong.kind == NOT_WRITTEN]
+        through = all(any(frame.get("function") == self.label for frame in f.wrong.where) for f in unwritten)
+        return not caller.unwritten and through
+
 
 def fix_first(tallies: dict[str, Tally]) -> str | None:
-    """The failing function whose failures can explain every other function's failures:
-    each other failing function calls it, directly or through another."""
+    """The failing function whose failures can explain every other function's failures."""
     failing = [t for t in tallies.values() if not t.ok]
     for tally in failing:
-        others = {t.name for t in failing} - {tally.name}
-        if others and others <= depending_on(tally.name) and tally.can_break_callers():
+        if tally.explains([other for other in failing if other is not tally]):
             return tally.name
     return None
 

@@ -120,7 +120,7 @@ def slow_lines(minimax: Tally, total: float) -> list[str]:
 def text_report(path: str, tallies: dict[str, Tally], patterns: list[Pattern], site: str, table: bool = True) -> str:
     """The report; without its `table` when the table was already shown line by line."""
     lines = table_lines(path, tallies) if table else []
-    for tally in (t for t in tallies.values() if t.failures and not t.missing):  # the table says it once
+    for tally in (t for t in tallies.values() if t.failures and not t.missing and not t.unwritten):  # said in the table
         lines += failure_lines(tally, site)
     lines += patterns_lines(patterns, site)
     lines += timing_lines(tallies)
@@ -173,11 +173,25 @@ def verdict(tallies: dict[str, Tally]) -> str:
 
 def standing(tallies: dict[str, Tally]) -> dict[str, list[str]]:
     """The functions that fall short, by how."""
-    return {
-        "Not passed": [t.label for t in tallies.values() if t.failed and not t.missing],
-        "Missing from your file": [t.name for t in tallies.values() if t.missing],
-        "Not checked in full, with no check failed": [t.label for t in tallies.values() if not t.ok and not t.failed],
-    }
+    said = {heading: [] for heading in SHORTFALLS}
+    for tally in tallies.values():
+        if heading := shortfall(tally):
+            said[heading].append(tally.name if tally.missing else tally.label)
+    return said
+
+
+SHORTFALLS = ("Not passed", "Missing from your file", "Not written yet", "Not checked in full, with no check failed")
+
+
+def shortfall(tally: Tally) -> str:
+    """How the function falls short, as `standing` heads it; "" when it does not."""
+    if tally.missing:
+        return SHORTFALLS[1]
+    if tally.unwritten:
+        return SHORTFALLS[2]
+    if tally.failed:
+        return SHORTFALLS[0]
+    return "" if tally.ok else SHORTFALLS[3]
 
 
 def listed(heading: str, names: list[str]) -> str:

@@ -10,6 +10,7 @@ MISSING = "missing"
 NOT_A_SET = "not a set"
 INVALID_ACCEPTED = "invalid moves accepted"
 RAISES_ON_VALID = "valid actions raise too"
+NOT_WRITTEN = "not written yet"  # raises NotImplementedError, as the distribution code's functions do
 DEEP = 4  # calls deep in the student's file: a search under way, not a loop
 Action = tuple[int, int]
 
@@ -27,7 +28,9 @@ class Wrong:
 
 # The kinds `failed` gives: the call went wrong, so its answer says nothing of how the
 # function chooses.
-CALL_FAILURES = frozenset({MISSING, TIMEOUT, "crashes", "broken replies", "exceptions", "changed the board"})
+CALL_FAILURES = frozenset(
+    {MISSING, TIMEOUT, NOT_WRITTEN, "crashes", "broken replies", "exceptions", "changed the board"}
+)
 
 
 def failed(reply: dict, expected: str = "an answer") -> Wrong | None:
@@ -43,12 +46,21 @@ def failed(reply: dict, expected: str = "an answer") -> Wrong | None:
         why = "something wrote to the grader's reply channel: a file that tampers with the grader proves nothing"
         return Wrong(expected, reply["invalid"], why, "broken replies")
     if "raised" in reply:
-        got = f"{reply['raised']}: {reply['message']}"
-        return Wrong(expected, got, "it raised an exception", "exceptions", tuple(reply.get("where") or ()))
+        return raised(reply, expected)
     if reply.get("changed"):
         why = "it changed the board it was given"
-        return Wrong("the board given left as it was", "the board changed", why, "changed the board")
+        became = reply.get("became")
+        got = f"the board changed to {shown(became)}" if is_board(became) else "the board changed"
+        return Wrong("the board given left as it was", got, why, "changed the board")
     return None
+
+
+def raised(reply: dict, expected: str) -> Wrong:
+    """The exception the call raised, by name, and its message when it has one."""
+    name, message, where = reply["raised"], reply["message"], tuple(reply.get("where") or ())
+    if name == "NotImplementedError":
+        return Wrong(expected, name, "it is not written yet", NOT_WRITTEN, where)
+    return Wrong(expected, f"{name}: {message}" if message else name, "it raised an exception", "exceptions", where)
 
 
 def ran_over(reply: dict) -> str:
@@ -57,7 +69,8 @@ def ran_over(reply: dict) -> str:
     call, limit = reply.get("call", "it"), reply["timeout"]
     cpu, wall = reply.get("cpu", limit), reply.get("wall", limit)
     if cpu < limit:  # stopped by the wall clock: it hardly ran
-        return f"{call} used only {cpu:g} s of processor time in {wall:g} s: is it waiting (sleep, a lock)?"
+        used = f"{cpu:.1f} s" if cpu >= 0.1 else "under 0.1 s"
+        return f"{call} used only {used} of processor time in {wall:g} s: is it waiting (sleep, a lock)?"
     took = f"{call} took over {limit:g} s of processor time on this board"
     if call == "minimax" and reply.get("textbook"):
         took += f" (a textbook minimax takes about {reply['textbook']:.0f} s here)"

@@ -45,7 +45,7 @@ def page(
     start_game = Game.of_moves(start) if start else None
     options = choices or score.preferences(game)
     about = about_the_game(game)
-    if start_game:  # the score that the game its form starts, as ticked, counts in
+    if start_game:  # the ticked level's score, which a game played on from here leaves as it is
         about["score"] = score.against_ai(start_level or options["difficulty"])
     return render_template(
         "play/index.html",

@@ -24,14 +24,17 @@ bp = Blueprint("retry", __name__, url_prefix="/review")
 def mistake(moves: str, n: int):
     """The n-th move of the game that was not best (from 1), to find a better one for."""
     game, players = reviewed(moves), players_asked()
-    cells, kept = game.moves, review_query(players, game.given)
+    cells, kept = game.moves, _kept(players, game.given)
     plies = to_retry(cells, players, game.given)
     ply = _nth(plies, n, players)
+    solved_before = _solved_before(len(plies))
     before = Game.of_moves(cells[: ply - 1])
     text = position_of(before.board)
 
     def here(**more: str) -> str:
-        return url_for("retry.mistake", moves=format_moves(cells), n=str(n), **kept, **more)
+        return url_for(
+            "retry.mistake", moves=format_moves(cells), n=str(n), **kept, **solved_query(solved_before), **more
+        )
 
     tried = _tried(text)
     graded = judge(before.board, action_of(tried)) if tried is not None else None
@@ -42,6 +45,7 @@ def mistake(moves: str, n: int):
     if graded is not None:
         view = draw_try(view, tried, before.to_move, solved)
     judged = judge_all(cells)[ply - 1]
+    done = _solved_now(solved_before, n, solved)
     if answer:
         view = draw_answer(view, judged)
     page = render_template(
@@ -58,7 +62,8 @@ def mistake(moves: str, n: int):
         answer=answer,
         here=here,
         review=lambda **more: url_for("review.game", moves=format_moves(cells), **kept, **more),
-        other=lambda k: url_for("retry.mistake", moves=format_moves(cells), n=str(k), **kept),
+        other=lambda k: url_for("retry.mistake", moves=format_moves(cells), n=str(k), **kept, **solved_query(done)),
+        all_solved=len(done) == len(plies),
         actor=players.actor(before.to_move),
         cell=action_name,
         outlook=lambda value, mark: outlook(value, *players.naming(mark)),
@@ -78,6 +83,31 @@ def _nth(plies: list[int], n: int, players: Players) -> int:
             else f"Every move{yours} was best.",
         )
     return plies[n - 1]
+
+
+def _kept(players: Players, given: int) -> dict[str, str]:
+    """The review's query, which every link of the retries keeps: its players, the moves
+    given, and its way back to the game."""
+    back = {"back": "game"} if request.args.get("back") == "game" else {}
+    return review_query(players, given) | back
+
+
+def _solved_before(count: int) -> frozenset[int]:
+    """The retries solved on the way here (?solved=1-3), carried from page to page, so that
+    "Done" is said only when every one is; 400 if they are not retries of this game."""
+    value = request.args.get("solved", "")
+    numbers = value.split("-") if value else []
+    if len(value) > 40 or not all(k.isdecimal() and 1 <= int(k) <= count for k in numbers):
+        abort(400, f"The retries solved are given by number, 1 to {count}, as ?solved=1-2.")
+    return frozenset(int(k) for k in numbers)
+
+
+def _solved_now(before: frozenset[int], n: int, solved: bool) -> frozenset[int]:
+    return before | {n} if solved else before
+
+
+def solved_query(solved: frozenset[int] | set[int]) -> dict[str, str]:
+    return {"solved": "-".join(map(str, sorted(solved)))} if solved else {}
 
 
 def draw_try(view: BoardView, cell: int, mark: str, right: bool) -> BoardView:

@@ -11,8 +11,9 @@ from ..core import tictactoe as ttt
 from ..core.game import Game
 from ..core.judging import Judgement, accuracy, value_after
 from ..core.players import Players
-from ..core.position import action_name, other
+from ..core.position import SIDES, action_name, other
 from ..core.words import counted, either, in_words, outlook, result_text, which
+from .caption import sentence
 
 TURNED = {
     ("win", "draw"): "a win into a draw",
@@ -211,3 +212,24 @@ def share_text(game: Game, players: Players, tally: list[Tally]) -> str:
         return f"{against}, every move judged: {result} I played {players.you}{accurate}."
     scores = " ".join(f"{t.label}: {percent(t.accuracy)} accuracy." for t in tally)
     return f"Tic-tac-toe, every move judged: {result} {scores}"
+
+
+def preview(game: Game, players: Players) -> str:
+    """The result as the link's preview tells it to whoever receives the link: in the third
+    person, as the picture's caption, "X beat the AI (O, Impossible) in 2 moves"."""
+    ai = players.ai_mark()
+    names = tuple(players.names[n] or ("the AI" if mark == ai else "") for n, mark in enumerate(SIDES))
+    levels = tuple(players.level if mark == ai else "" for mark in SIDES)
+    words = sentence(game, names, players.you or ttt.X, levels)
+    if game.winner:
+        words += f" in {counted((game.number - game.given + 1) // 2, 'move')}"  # the winner's, as played
+    return words
+
+
+def preview_description(game: Game, players: Players, tally: list[Tally]) -> str:
+    """The preview's longer text, in the same voice: the result and each player's accuracy."""
+    if players.against_ai:
+        scores = " ".join(f"{t.mark}: {percent(t.accuracy)} accuracy." for t in tally if t.mark == players.you)
+        return f"Tic-tac-toe against the AI at {players.level}, every move judged: {preview(game, players)}. {scores}"
+    scores = " ".join(f"{t.label}: {percent(t.accuracy)} accuracy." for t in tally)
+    return f"Tic-tac-toe, every move judged: {preview(game, players)}. {scores}"

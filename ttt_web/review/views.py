@@ -21,7 +21,7 @@ from ..web.caching import PUBLIC_FOR_A_DAY, PUBLIC_FOR_A_MINUTE
 from ..web.urls import public_base, url_for, varies_by_host
 from .caption import captioned
 from .picture import HEIGHT, SIZE, off_the_loop, png
-from .text import Move, heading, share_text, step_count, summary, turned, turning_point
+from .text import Move, heading, preview, preview_description, share_text, step_count, summary, turned, turning_point
 
 bp = Blueprint("review", __name__, url_prefix="/review")
 
@@ -70,10 +70,12 @@ def game(moves: str):
             strip=strip(listed, step(0)),
             turned=turned,
             retries=len(to_retry(cells, players, final.given)),
-            retry=url_for("retry.mistake", moves=format_moves(cells), n="1", **kept),
+            retry=url_for("retry.mistake", moves=format_moves(cells), n="1", **extra),
             from_here=play_on_query(shown, players),
             share=site + url_for("review.game", moves=format_moves(cells), **kept),
             share_text=share_text(final, players, tally),
+            preview=preview(final, players),
+            preview_description=preview_description(final, players, tally),
             image=site + url_for("review.picture", moves=format_moves(cells), **kept),
             image_height=HEIGHT,
         )

@@ -14,7 +14,10 @@ OUTCOMES = ("win", "loss", "draw")  # the order of a score's tally
 
 
 def count(game: Game, outcome: str, by: int = 1) -> None:
-    """Add a result to the score of the kind of game `game` is; `by=-1` takes it back."""
+    """Add a result to the score of the kind of game `game` is; `by=-1` takes it back. A game
+    played on from a position counts in none."""
+    if game.given:
+        return
     score = {k: v for k, v in (session.get("score") or {}).items() if not _replaced(k, game)}
     key = score_key(game)
     tally = list(_tally(score.get(key)))
