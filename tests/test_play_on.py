@@ -113,3 +113,17 @@ def test_a_game_played_on_from_a_position_does_not_count_in_the_score_but_is_lis
     assert page["not-scored"].text == "A game played on from a position does not count in your score."
     assert "comes off the score" not in page["undo"].text
     assert len(list(play.page("/games/")["games"].iter("li"))) == 1
+
+
+def test_your_games_and_the_review_say_a_game_played_on_was_not_scored(play):
+    """Listed with the moves played in it, after the ones given, and its review says it did
+    not count: the score and the list would seem to disagree otherwise."""
+    play_on(play)
+    page = play.finish(random.Random(7))
+    assert page["not-scored"].text.startswith("A game played on")
+    entry = next(play.page("/games/")["games"].iter("li"))
+    made = len(entry.attrs["data-moves"].split("-")) - 3
+    assert f"{made} move{'s' if made != 1 else ''}, played on after move 3, not scored" in entry.text
+    review = play.page(next(entry.iter("a")).attrs["href"])
+    said = "Played on from the position after move 3, this game does not count in your score."
+    assert review["not-scored"].text == said

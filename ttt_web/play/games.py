@@ -28,6 +28,7 @@ class Played:
     ago: str
     final: str  # the final board, 9 characters row by row
     players: dict[str, str]  # who played and the moves given, for the review's query
+    given: int  # the moves of the position it was played on from: not played in it, nor scored
 
 
 @bp.get("/")
@@ -47,7 +48,7 @@ def played(record: dict, now: datetime) -> Played:
         said, colour, against = in_room(game, record)
     else:
         said, colour, against = result(game, record), outcome(game, record), opponent(game)
-    return Played(record["moves"], said, colour, against, ended, ago(now - ended), final, players)
+    return Played(record["moves"], said, colour, against, ended, ago(now - ended), final, players, game.given)
 
 
 def in_room(game: Game, record: dict) -> tuple[str, str, str]:
