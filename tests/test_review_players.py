@@ -174,3 +174,17 @@ def test_a_win_thrown_into_a_draw_says_what_best_play_then_does(client):
     assert turns(LOST)[2] == (3, "X", False, True) and judge.value(position)[0] == 0
     said = review(client, LOST, AS_X + "&ply=3")["verdict"].text
     assert "; after c1, best play draws: " in said and "draw with best play" not in said
+
+
+def test_a_move_that_was_not_best_can_be_played_on_from_before_it(client):
+    """At your c1 (move 3 of LOST, a win thrown into a draw) you may play on from the position
+    before it, to play the better move; a best move offers only the position after it."""
+    mistake = review(client, LOST, AS_X + "&ply=3")
+    link = mistake["play-from-before"]
+    assert link.text == "Play on from before your move"
+    query = parse_qs(urlsplit(link.attrs["href"]).query)
+    assert query == {"from": ["0-1"], "you": ["X"], "ai": ["easy"]}
+    assert parse_qs(urlsplit(mistake["play-from-here"].attrs["href"]).query)["from"] == ["0-1-2"]
+    assert review(client, LOST, AS_X + "&ply=1").root.by_id("play-from-before") is None
+    page = Page(client.get(link.attrs["href"]).text)
+    assert page.form("start-ai")["difficulty"] == "easy" and "You play X, to move" in page["start-from"].text

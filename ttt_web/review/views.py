@@ -72,6 +72,7 @@ def game(moves: str):
             retries=len(to_retry(cells, players, final.given)),
             retry=url_for("retry.mistake", moves=format_moves(cells), n="1", **extra),
             from_here=play_on_query(shown, players),
+            from_before=play_on_query(Game.of_moves(cells[: ply - 1]), players) if _worse(current, better) else {},
             share=site + url_for("review.game", moves=format_moves(cells), **kept),
             share_text=share_text(final, players, tally),
             preview=preview(final, players),
@@ -82,6 +83,12 @@ def game(moves: str):
     )
     response.headers["Cache-Control"] = PUBLIC_FOR_A_DAY
     return varies_by_host(response)
+
+
+def _worse(current: Move | None, better: bool) -> bool:
+    """Whether the move shown, after it was played, was not best: then one can play on from
+    before it too, to play the better move."""
+    return current is not None and not current.given and current.judged.verdict != "best" and not better
 
 
 def play_on_query(shown: Game, players: Players) -> dict[str, str]:
