@@ -9,13 +9,13 @@ from flask import Blueprint, Response, abort, render_template, request
 
 from ..core.game import Game
 from ..core.judging import Judgement, judge
-from ..core.players import Players, review_query
+from ..core.players import Players
 from ..core.position import action_name, action_of, cell_of, format_moves, position_of
 from ..core.words import better_move, counted, outlook
 from ..web.board_view import CELL_NAMES, BoardView, position_view
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import url_for
-from .views import judge_all, players_asked, reviewed, to_retry
+from .views import judge_all, kept_query, players_asked, reviewed, to_retry
 
 bp = Blueprint("retry", __name__, url_prefix="/review")
 
@@ -24,7 +24,7 @@ bp = Blueprint("retry", __name__, url_prefix="/review")
 def mistake(moves: str, n: int):
     """The n-th move of the game that was not best (from 1), to find a better one for."""
     game, players = reviewed(moves), players_asked()
-    cells, kept = game.moves, _kept(players, game.given)
+    cells, kept = game.moves, kept_query(players, game.given)
     plies = to_retry(cells, players, game.given)
     ply = _nth(plies, n, players)
     solved_before = _solved_before(len(plies))
@@ -83,13 +83,6 @@ def _nth(plies: list[int], n: int, players: Players) -> int:
             else f"Every move{yours} was best.",
         )
     return plies[n - 1]
-
-
-def _kept(players: Players, given: int) -> dict[str, str]:
-    """The review's query, which every link of the retries keeps: its players, the moves
-    given, and its way back to the game."""
-    back = {"back": "game"} if request.args.get("back") == "game" else {}
-    return review_query(players, given) | back
 
 
 def _solved_before(count: int) -> frozenset[int]:

@@ -31,7 +31,7 @@ def game(moves: str):
     final = reviewed(moves)
     cells, players = final.moves, players_asked()
     kept = review_query(players, final.given)
-    extra = {**kept, **({"back": "game"} if request.args.get("back") == "game" else {})}
+    extra = kept_query(players, final.given)
 
     def step(ply: int, **more: str) -> str:
         return url_for("review.game", moves=format_moves(cells), ply=str(ply), **extra, **more)
@@ -97,6 +97,13 @@ def play_on_query(shown: Game, players: Players) -> dict[str, str]:
     if not shown.moves or shown.over:
         return {}
     return {"from": format_moves(shown.moves), **(players.query() if players.against_ai else {})}
+
+
+def kept_query(players: Players, given: int) -> dict[str, str]:
+    """The review's query, which every link of the review and its retries keeps: its
+    players, the moves given, and its way back to the game."""
+    back = {"back": "game"} if request.args.get("back") == "game" else {}
+    return review_query(players, given) | back
 
 
 def players_asked() -> Players:
