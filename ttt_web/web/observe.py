@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as Late
 
-from flask import Flask, has_request_context, request
+from flask import Flask, Request, has_request_context, request
 from flask.logging import default_handler, wsgi_errors_stream
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.metrics_core import GaugeMetricFamily
@@ -172,7 +172,7 @@ class Observe:
         if path in self.paths:
             return path.removeprefix("/")
         asked = environ.get("werkzeug.request")  # the request Flask made, if it made one
-        if asked is not None:
+        if isinstance(asked, Request):
             return asked.url_rule.endpoint if asked.url_rule is not None else "none"
         try:
             return self.flask.url_map.bind_to_environ(environ).match()[0]
