@@ -55,6 +55,7 @@ def test_metrics_add_up_every_worker_and_the_json_access_log_says_who_answered(t
         assert {line["pid"] for line in lines} == set(servers.worker_pids(base)), "both workers answered"
         samples = scrape(base)
         assert samples[("ttt_requests_total", (("endpoint", "play.index"), ("status", "200")))] == sent
+    lines = [json.loads(line) for line in log_lines(log, 0) if line.startswith("{")]  # all written by now
     pages = [line for line in lines if line["path"].startswith("/?")]
     assert len(pages) == sent
     assert {line["request_id"] for line in pages} == {f"probe-{n}" for n in range(sent)}
