@@ -41,6 +41,7 @@ GIVEN_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")  # an X-Request-ID taken as it co
 READY_SECONDS = 0.1  # /readyz: the store must answer within this
 MULTIPROCESS = "PROMETHEUS_MULTIPROC_DIR" in os.environ  # as prometheus_client decided on import
 REFUSALS = ("409", "429", "503")
+EVENT_STREAM = ("Content-Type", "text/event-stream; charset=utf-8")  # a room's stream, as Flask says it
 STORE_CALLS = ("get", "put", "delete", "write_all", "count", "tidy")  # the Store protocol's
 
 OWN = CollectorRegistry()  # this process's metrics, when not in multiprocess mode
@@ -148,7 +149,7 @@ class Observe:
 
         def start(status: str, headers: list[tuple[str, str]], *exc_info) -> Callable:
             self.count(environ, status[:3])
-            if status.startswith("200") and any(value.startswith("text/event-stream") for _, value in headers):
+            if EVENT_STREAM in headers and status.startswith("200"):
                 STREAMS.inc()
                 streams.append(True)
             return start_response(status, [*headers, ("X-Request-ID", rid)], *exc_info)
