@@ -4,6 +4,7 @@ start on Redis without SECRET_KEY."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
@@ -33,6 +34,10 @@ def scrape(base: str) -> dict[tuple[str, tuple], float]:
     }
 
 
+def page(client: servers.HttpClient, n: int) -> int:
+    return client.get(f"/?game=secret-{n}", headers={"X-Request-ID": f"probe-{n}"}).status_code
+
+
 def log_lines(log, since: int) -> list[str]:
     return log.read_bytes()[since:].decode().splitlines()
 
@@ -45,12 +50,13 @@ def test_metrics_add_up_every_worker_and_the_json_access_log_says_who_answered(t
     with servers.gunicorn(env, workers=2, log=log) as base:
         client = servers.HttpClient(base)  # a connection of its own for each request
         sent = 0
-        while True:  # until both workers have answered some (the kernel spreads the connections)
-            for n in range(20):
-                assert client.get(f"/?game=secret-{n}", headers={"X-Request-ID": f"probe-{sent}"}).status_code == 200
-                sent += 1
+        while True:  # until both workers have answered some: 16 connections at once, each its own request
+            calls = [functools.partial(page, client, sent + n) for n in range(16)]
+            assert servers.together(*calls) == [200] * len(calls)
+            sent += len(calls)
+            time.sleep(0.1)  # each worker writes its lines once it has answered
             lines = [json.loads(line) for line in log_lines(log, 0) if line.startswith("{")]
-            if len({line["pid"] for line in lines}) == 2 or sent >= 400:
+            if len({line["pid"] for line in lines}) == 2 or sent >= 800:
                 break
         assert {line["pid"] for line in lines} == set(servers.worker_pids(base)), "both workers answered"
         samples = scrape(base)
