@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as Late
+from typing import Any
 
 from flask import Flask, Request, has_request_context, request
 from flask.logging import default_handler, wsgi_errors_stream
@@ -83,7 +84,7 @@ def measure(store: Store) -> None:
 def timed(name: str, call: Callable) -> Callable:
     histogram = STORE_SECONDS.labels(name)
 
-    def measured(*args, **kwargs):
+    def measured(*args: Any, **kwargs: Any) -> Any:
         start = time.perf_counter()
         try:
             result = call(*args, **kwargs)
