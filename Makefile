@@ -15,7 +15,7 @@ run: $(VENV)/.run-installed
 test: lint system-packages
 	$(PY) -m pytest
 
-# The fast loop: lint and the unit tests (no server, no browser), on two processes (pytest-xdist).
+# The fast loop: lint and the unit tests (no gunicorn, no browser; some start a redis-server), on two processes (pytest-xdist).
 check: lint
 	$(PY) -m pytest -q -m "unit and not slow" -p no:cacheprovider -n 2
 

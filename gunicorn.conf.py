@@ -8,7 +8,10 @@ to the other greenlets, since gunicorn monkey-patches the standard library befor
 the app; nothing waits on another request.
 """
 
+import glob
 import os
+import shutil
+import tempfile
 
 worker_class = "ttt_web.server.worker.Worker"  # gevent's, with a bound per client address (see there)
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
@@ -17,6 +20,8 @@ keepalive = 5  # seconds a client has to send a request's headers (gevent), and 
 timeout = 30  # a worker that stops answering its master for this long is restarted
 graceful_timeout = 10
 logger_class = "ttt_web.server.accesslog.AccessLog"  # the access log without game and seat tokens
+# gunicorn's own format, and the request's id (X-Request-ID) at the end; TTT_ACCESS_LOG=json: JSON lines
+access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %({x-request-id}o)s'
 # X-Forwarded-Proto and the like are trusted from nobody unless said (gunicorn trusts 127.0.0.1 by
 # default): a client on the same host would otherwise choose the scheme of links on pages that
 # caches keep for everyone.
@@ -36,3 +41,33 @@ def post_request(worker, req, environ, resp):
     import gevent
 
     gevent.sleep(0)
+
+
+made_folders = []  # the metrics' folder, when on_starting made it
+
+
+def on_starting(server):
+    """The metrics' folder (prometheus-client's multiprocess mode: each worker writes its own
+    files there, and /metrics adds them up), made before any worker starts and so before any
+    imports prometheus_client: PROMETHEUS_MULTIPROC_DIR if given (emptied of a past run's
+    files), else a new temporary folder, removed on exit."""
+    folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        for old in glob.glob(os.path.join(folder, "*.db")):
+            os.remove(old)
+    else:
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="ttt-metrics-")
+        made_folders.append(os.environ["PROMETHEUS_MULTIPROC_DIR"])
+
+
+def child_exit(server, worker):
+    """A worker that is gone holds no event stream open any more (its counters stay counted)."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server):
+    for folder in made_folders:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
-from flask import Flask, request
+from flask import Config, Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .core import tictactoe as ttt
@@ -28,7 +28,7 @@ from .rooms import store as roomstore
 from .rooms import stream as roomstream
 from .rooms import views as rooms
 from .store.base import STORE_ERRORS
-from .web import cells, errors, limits, security, sessions, theme, urls
+from .web import cells, errors, limits, observe, security, sessions, theme, urls
 
 ROOT = Path(__file__).resolve().parent.parent
 SYNCED = 1000  # functions whose ensure_sync is remembered: hooks and views, a fixed set
@@ -64,9 +64,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         static_folder=str(ROOT / "static"),
         template_folder=str(ROOT / "templates"),
     )
-    app.config.from_mapping(settings(app.instance_path))
+    configure(app.config, app.instance_path)
     if test_config:
         app.config.from_mapping(test_config)
+    refuse_unshared_secret(app.config)
     if os.environ.get("FLASK_RUN_FROM_CLI") != "true":
         app.debug = False  # FLASK_DEBUG counts only for `flask run --debug`, never under gunicorn
     if not app.config["SECRET_KEY"]:
@@ -100,49 +101,100 @@ def create_app(test_config: dict | None = None) -> Flask:
     picture.parts()  # and the parts of every review's picture
     if app.config["PROXY_HOPS"]:  # the client's address, as the proxies in front saw it (outermost)
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXY_HOPS"])
+    observe.init_app(app)  # last: it wraps the whole app
     return app
 
 
-def settings(instance_path: str) -> dict:
-    """Every setting, read from the environment in one place."""
-    https = os.environ.get("TTT_HTTPS") == "1"
-    trusted_hosts = os.environ.get("TTT_TRUSTED_HOSTS")
-    return dict(
-        SECRET_KEY=os.environ.get("SECRET_KEY"),
-        REDIS_URL=os.environ.get("REDIS_URL"),
-        REDIS_CONNECTIONS=int(os.environ.get("TTT_REDIS_CONNECTIONS", "100")),  # per process
-        REDIS_WAIT_SECONDS=float(os.environ.get("TTT_REDIS_WAIT_SECONDS", "2")),  # for a free one, then 503
-        DATABASE=os.environ.get("TTT_DATABASE") or os.path.join(instance_path, "ttt.sqlite3"),
-        PERMANENT_SESSION_LIFETIME=timedelta(days=int(os.environ.get("TTT_SESSION_DAYS", "30"))),
-        SESSION_REFRESH_EACH_REQUEST=False,  # a page view must never overwrite a move
-        SESSION_ID_LENGTH=32,
-        TIDY_SECONDS=60,  # how often each process removes expired records (after a response)
-        SESSION_COOKIE_NAME="__Host-ttt" if https else "ttt",
-        TEACH_COOKIE_NAME="__Host-ttt-teach" if https else "ttt-teach",
-        REFRESH_COOKIE_NAME="__Host-ttt-still" if https else "ttt-still",  # set: no auto-refresh
-        THEME_COOKIE_NAME="__Host-ttt-theme" if https else "ttt-theme",  # "light" or "dark"; none: the system's
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_COOKIE_SECURE=https,
-        HTTPS=https,
-        MAX_CONTENT_LENGTH=16 * 1024,
-        MAX_SESSIONS=int(os.environ.get("TTT_MAX_SESSIONS", "100000")),
-        NEW_SESSION_LIMIT=os.environ.get("TTT_NEW_SESSION_LIMIT", "60 per minute; 1000 per day"),  # per address
-        NEW_SESSION_SITE_LIMIT=os.environ.get("TTT_NEW_SESSION_SITE_LIMIT", "600 per minute"),  # all addresses
-        KEEP_RECENT_HOURS=float(os.environ.get("TTT_KEEP_RECENT_HOURS", "24")),  # a full store evicts none newer
-        PROXY_HOPS=int(os.environ.get("TTT_PROXY_HOPS", "0")),
-        ROOM_IDLE_HOURS=float(os.environ.get("TTT_ROOM_IDLE_HOURS", "24")),
-        MAX_ROOMS=int(os.environ.get("TTT_MAX_ROOMS", "10000")),
-        NEW_ROOM_LIMIT=os.environ.get("TTT_NEW_ROOM_LIMIT", "20 per minute; 200 per day"),
-        PUBLIC_URL=os.environ.get("TTT_PUBLIC_URL"),  # e.g. https://ttt.example.org: for links to share
-        TRUSTED_HOSTS=trusted_hosts.split(",") if trusted_hosts else None,  # else any well-formed Host
-        STREAM_SECONDS=float(os.environ.get("TTT_STREAM_SECONDS", "300")),  # then the browser reconnects
-        HEARTBEAT_SECONDS=float(os.environ.get("TTT_HEARTBEAT_SECONDS", "15")),  # keeps proxies from closing a stream
-        STREAMS=int(os.environ.get("TTT_STREAMS", "250")),  # per process: a quarter of gunicorn.conf's connections
-        STREAMS_PER_ADDRESS=int(os.environ.get("TTT_STREAMS_PER_ADDRESS", "50")),  # per process
-        STREAMS_PER_ROOM=int(os.environ.get("TTT_STREAMS_PER_ROOM", "16")),  # per process
-        STREAM_RELOAD_SECONDS=float(os.environ.get("TTT_STREAM_RELOAD_SECONDS", "10")),  # a refused stream: reload then
+# Every setting an operator may give, as TTT_<KEY> (Flask's from_prefixed_env), with its default;
+# a value is read as the type of its default. docs/configuration.md says what each one does.
+SETTINGS: dict[str, str | int | float | bool] = dict(
+    DATABASE="",  # empty: instance/ttt.sqlite3
+    REDIS_CONNECTIONS=100,  # per process
+    REDIS_WAIT_SECONDS=2.0,  # for a free one, then 503
+    SESSION_DAYS=30,
+    MAX_SESSIONS=100000,
+    NEW_SESSION_LIMIT="60 per minute; 1000 per day",  # per address
+    NEW_SESSION_SITE_LIMIT="600 per minute",  # all addresses
+    KEEP_RECENT_HOURS=24.0,  # a full store evicts none newer
+    PROXY_HOPS=0,
+    ROOM_IDLE_HOURS=24.0,
+    MAX_ROOMS=10000,
+    NEW_ROOM_LIMIT="20 per minute; 200 per day",
+    PUBLIC_URL="",  # e.g. https://ttt.example.org: for links to share
+    TRUSTED_HOSTS="",  # comma-separated; empty: any well-formed Host
+    STREAM_SECONDS=300.0,  # then the browser reconnects
+    HEARTBEAT_SECONDS=15.0,  # keeps proxies from closing a stream
+    STREAMS=250,  # per process: a quarter of gunicorn.conf's connections
+    STREAMS_PER_ADDRESS=50,  # per process
+    STREAMS_PER_ROOM=16,  # per process
+    STREAM_RELOAD_SECONDS=10.0,  # a refused stream: reload then
+    HTTPS=False,
+    METRICS_TOKEN="",  # empty: no /metrics (404)
+)
+FIXED = dict(
+    SESSION_REFRESH_EACH_REQUEST=False,  # a page view must never overwrite a move
+    SESSION_ID_LENGTH=32,
+    TIDY_SECONDS=60,  # how often each process removes expired records (after a response)
+    SESSION_COOKIE_HTTPONLY=True,
+    SESSION_COOKIE_SAMESITE="Lax",
+    MAX_CONTENT_LENGTH=16 * 1024,
+)
+YES, NO = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
+
+
+def configure(config: Config, instance_path: str) -> None:
+    """Every setting: the defaults, then SECRET_KEY and REDIS_URL, then TTT_<KEY> for each
+    key of SETTINGS, and what follows from them."""
+    config.from_mapping(FIXED, **SETTINGS)
+    config.from_mapping(SECRET_KEY=os.environ.get("SECRET_KEY") or None, REDIS_URL=os.environ.get("REDIS_URL") or None)
+    config.from_prefixed_env(prefix="TTT", loads=str)
+    for key, default in SETTINGS.items():
+        config[key] = typed(key, config[key], type(default))
+    hosts = config["TRUSTED_HOSTS"]
+    config.from_mapping(
+        DATABASE=config["DATABASE"] or os.path.join(instance_path, "ttt.sqlite3"),
+        PERMANENT_SESSION_LIFETIME=timedelta(days=config["SESSION_DAYS"]),
+        TRUSTED_HOSTS=[host.strip() for host in hosts.split(",")] if hosts else None,
+        SESSION_COOKIE_SECURE=config["HTTPS"],
+        **cookie_names("__Host-" if config["HTTPS"] else ""),
     )
+
+
+def cookie_names(prefix: str) -> dict[str, str]:
+    return dict(
+        SESSION_COOKIE_NAME=f"{prefix}ttt",
+        TEACH_COOKIE_NAME=f"{prefix}ttt-teach",
+        REFRESH_COOKIE_NAME=f"{prefix}ttt-still",  # set: no auto-refresh
+        THEME_COOKIE_NAME=f"{prefix}ttt-theme",  # "light" or "dark"; none: the system's
+    )
+
+
+def typed(key: str, value: object, kind: type) -> object:
+    """A setting's value as the type of its default; a clear error naming TTT_<KEY> if it is not one."""
+    if not isinstance(value, str) or kind is str:
+        return value
+    text = value.strip().lower()
+    try:
+        if kind is bool:
+            if text not in YES + NO:
+                raise ValueError(value)
+            return text in YES
+        return kind(text)
+    except ValueError:
+        raise ValueError(f"TTT_{key}={value!r} is not {WORDS[kind]}") from None
+
+
+WORDS = {bool: "1 or 0", int: "a whole number", float: "a number"}
+
+
+def refuse_unshared_secret(config: Config) -> None:
+    """On Redis, several hosts serve the same players: each must sign with the same secret, so
+    none may make its own."""
+    if config["REDIS_URL"] and not config["SECRET_KEY"]:
+        raise RuntimeError(
+            "SECRET_KEY is not set: with REDIS_URL every host must sign with the same secret. "
+            "Set SECRET_KEY to the same random value on every host (docs/configuration.md)."
+        )
 
 
 def instance_secret(instance: Path) -> str:
