@@ -182,7 +182,7 @@ class RedisCluster:
         for node in self.nodes:
             node.port = free_cluster_port()
             node.options = ["--cluster-enabled", "yes", "--cluster-node-timeout", "2000"]
-            node.options += ["--cluster-config-file", "nodes.conf"]
+            node.options += ["--cluster-config-file", "nodes.conf", "--cluster-require-full-coverage", "no"]
 
     @property
     def url(self) -> str:

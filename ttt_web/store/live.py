@@ -167,7 +167,7 @@ class PublishingWatch(Watch):
     def changed(self, room_id: str) -> None:
         try:
             self.client.publish(self.channel, room_id)
-        except redis.RedisError as exc:  # the change is stored: streams find it at their next heartbeat
+        except STORE_ERRORS as exc:  # the change is stored: streams find it at their next heartbeat
             self.logger.warning("live rooms: could not publish a change: %s", exc)
 
     def _loop(self) -> None:

@@ -156,7 +156,8 @@ def connect(url: str, connections: int, wait: float) -> redis.Redis | RedisClust
         log.error("could not ask Redis whether it runs in cluster mode (%s): one Redis assumed", exc)
         cluster = False
     if cluster:
-        return RedisCluster.from_url(url, max_connections=connections, **options)
+        # slots served by live masters stay served while another master fails over
+        return RedisCluster.from_url(url, max_connections=connections, require_full_coverage=False, **options)
     pool = redis.BlockingConnectionPool.from_url(url, max_connections=connections, timeout=wait, **options)
     return redis.Redis(connection_pool=pool)
 
