@@ -34,6 +34,8 @@ def two_instances(tmp_path, cluster, **extra: str):
         servers.app_env(tmp_path / f"app{n}", REDIS_URL=url, **extra) for n, url in enumerate(cluster.urls()[:2])
     )
     with servers.gunicorn(first, workers=1) as a, servers.gunicorn(second, workers=1) as b:
+        for base in (a, b):  # the worker has loaded the app (slow on a busy machine)
+            assert servers.HttpClient(base, timeout=120).get("/robots.txt").status_code == 200
         yield a, b
 
 
