@@ -17,6 +17,7 @@ import redis
 
 from tests import servers
 from tests.conftest import Player, read_only, records, server_like
+from tests.test_rooms import Seat
 from ttt_web.app import create_app
 from ttt_web.core.game import Game
 from ttt_web.store.base import Table
@@ -261,3 +262,25 @@ def test_a_store_full_of_games_played_today_refuses_a_newcomer_and_evicts_a_game
     time.sleep(1.1)  # a full store is tidied once a second at most
     players[6].move(1, 1)
     assert players[0].page().marks == "." * 9 and players[1].page().marks.count(".") == 5
+
+
+@pytest.mark.parametrize("store", ["sqlite", "redis"])
+def test_a_room_flood_evicts_rooms_nobody_joined_never_one_played_in_today(tmp_path, request, store):
+    config = {"MAX_ROOMS": 10, "NEW_ROOM_LIMIT": "100000 per minute", "NEW_SESSION_LIMIT": "100000 per minute"}
+    config["NEW_SESSION_SITE_LIMIT"] = "100000 per minute"
+    if store == "redis":
+        server = request.getfixturevalue("redis_server")
+        redis.Redis.from_url(server.url).flushdb()
+        config["REDIS_URL"] = server.url
+    app = server_like(make_app(tmp_path / "db", **config))
+    host = Seat(app.test_client()).invite("Ann")
+    guest = Seat(app.test_client(), host.path)
+    guest.join("Bob")
+    board = host.move(1, 1).marks
+    for n in range(100):
+        app.extensions["ttt.upkeep"].next_room = 0.0  # as if a second passed: a full store makes room once a second
+        flooder = app.test_client()
+        flooder.environ_base["REMOTE_ADDR"] = f"127.4.{n // 256}.{n % 256}"
+        assert flooder.post("/room/new").status_code == 303
+        assert len(records(app, "rooms")) <= 10
+    assert guest.page().marks == board
