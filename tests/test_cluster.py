@@ -8,13 +8,15 @@ import threading
 import time
 
 import pytest
+import redis
 
 from tests import servers
 from tests.conftest import Player
 from tests.page import Page
 from tests.test_live import arrival, stream
 from tests.test_rooms import Seat
-from ttt_web.store.base import Table
+from ttt_web.store import redis as redis_store
+from ttt_web.store.base import Record, Table, Write, WriteConflict
 from ttt_web.store.redis import RedisStore, connect
 
 pytestmark = pytest.mark.server
@@ -217,3 +219,70 @@ def wait_for_promotion(cluster: servers.RedisCluster, victim: int, key: str, sec
                 return time.monotonic()
         time.sleep(0.05)
     raise AssertionError(f"no replica took over from {victim} in {seconds} s")
+
+
+# A write of several records in different slots: all or none, whoever dies when.
+
+
+@pytest.fixture
+def store(redis_cluster):
+    return RedisStore(connect(redis_cluster.url, 10, 2))
+
+
+def across(store: RedisStore, n: int) -> tuple[Table, Table, str, str]:
+    """Two tables and a key in each whose records fall in different slots."""
+    rooms, sessions = Table("rooms", 3600), Table("sessions", 3600)
+    room, sid = f"room-{n}-{random.randrange(10**9)}", f"sid-{n}-{random.randrange(10**9)}"
+    while store.tag(room) == store.tag(sid):
+        sid += "x"
+    return rooms, sessions, room, sid
+
+
+def test_a_write_across_slots_is_all_or_nothing(store):
+    rooms, sessions, room, sid = across(store, 0)
+    assert store.write_all([Write(rooms, room, {"r": 1}, 0), Write(sessions, sid, {"s": 1}, 0)]) == [1, 1]
+    with pytest.raises(WriteConflict) as conflict:  # the session moved on: nothing is written
+        store.write_all([Write(rooms, room, {"r": 2}, 1), Write(sessions, sid, {"s": 2}, 0)])
+    assert conflict.value.write.key == sid
+    assert (store.get(rooms, room).data, store.get(sessions, sid).data) == ({"r": 1}, {"s": 1})
+    assert store.write_all([Write(rooms, room, None, 1), Write(sessions, sid, {"s": 2}, 1)]) == [0, 2]
+    assert store.get(rooms, room) is None and store.get(sessions, sid) == Record({"s": 2}, 2)
+    assert store.put(sessions, sid, {"s": 3}, 2) == 3  # no lock left behind
+
+
+def test_a_writer_lost_after_its_decision_is_finished_by_the_next_reader(store, monkeypatch):
+    rooms, sessions, room, sid = across(store, 1)
+
+    def connection_lost(*args, **kwargs):
+        raise redis.ConnectionError("lost")
+
+    monkeypatch.setattr(store, "_finish", connection_lost)
+    with pytest.raises(redis.ConnectionError):
+        store.write_all([Write(rooms, room, {"r": 1}, 0), Write(sessions, sid, {"s": 1}, 0)])
+    monkeypatch.undo()
+    assert store.get(rooms, room) == Record({"r": 1}, 1) and store.get(sessions, sid) == Record({"s": 1}, 1)
+
+
+def test_a_writer_that_died_while_locking_is_undone_after_its_deadline(store, monkeypatch):
+    """It locked one record, then died (nothing undone): the records read as they were, a write
+    to the locked one is refused until LOCK_SECONDS pass, then a reader undoes the lock."""
+    rooms, sessions, room, sid = across(store, 2)
+    store.write_all([Write(rooms, room, {"r": 1}, 0), Write(sessions, sid, {"s": 1}, 0)])
+    monkeypatch.setattr(redis_store, "LOCK_SECONDS", 1)
+    prepare, calls = store._prepare, []
+
+    def dies_at_the_second(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise SystemExit("the process died")
+        return prepare(*args, **kwargs)
+
+    monkeypatch.setattr(store, "_prepare", dies_at_the_second)
+    with pytest.raises(SystemExit):
+        store.write_all([Write(rooms, room, {"r": 2}, 1), Write(sessions, sid, {"s": 2}, 1)])
+    monkeypatch.undo()
+    first = min((rooms, room), (sessions, sid), key=lambda pair: store.key(*pair))
+    assert store.get(*first).version == 1 and store.put(*first, {"other": 1}, 1) is None  # locked
+    time.sleep(1.1)
+    assert store.get(rooms, room) == Record({"r": 1}, 1) and store.get(sessions, sid) == Record({"s": 1}, 1)
+    assert store.put(*first, {"other": 1}, 1) == 2
