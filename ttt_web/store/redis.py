@@ -145,8 +145,8 @@ log = logging.getLogger(__name__)
 
 def connect(url: str, connections: int, wait: float) -> redis.Redis | RedisCluster:
     """A client for the Redis at `url`: a RedisCluster if that server runs in cluster mode (any
-    node of the cluster will do), else a plain client whose pool holds at most `connections`
-    and makes a command wait up to `wait` seconds for a free one. If the server cannot be
+    node of the cluster will do), else a plain client. Its pool (one per node on a cluster)
+    holds at most `connections` and makes a command wait up to `wait` seconds for a free one. If the server cannot be
     asked, one Redis is assumed (as a client of a cluster node would fail, the log says so)."""
     options = {"socket_timeout": 2, "socket_connect_timeout": 2}
     try:
@@ -156,8 +156,14 @@ def connect(url: str, connections: int, wait: float) -> redis.Redis | RedisClust
         log.error("could not ask Redis whether it runs in cluster mode (%s): one Redis assumed", exc)
         cluster = False
     if cluster:
-        # slots served by live masters stay served while another master fails over
-        return RedisCluster.from_url(url, max_connections=connections, require_full_coverage=False, **options)
+        return RedisCluster.from_url(  # a pool of each kind per node
+            url,
+            connection_pool_class=redis.BlockingConnectionPool,
+            max_connections=connections,
+            timeout=wait,
+            require_full_coverage=False,  # slots of live masters stay served while another fails over
+            **options,
+        )
     pool = redis.BlockingConnectionPool.from_url(url, max_connections=connections, timeout=wait, **options)
     return redis.Redis(connection_pool=pool)
 
