@@ -41,7 +41,7 @@ TicTacToe.jinja_options = {**TicTacToe.jinja_options, "bytecode_cache": Compiled
 
 KINDS = ("unit", "server", "browser")
 BROWSER_FIXTURES = {"page", "context", "browser"}
-SERVER_FIXTURES = {"live_server", "redis_server"}
+SERVER_FIXTURES = {"live_server", "redis_server", "redis_cluster"}
 SERVER_CALLS = ("servers.gunicorn(", "servers.make_run(", "RedisServer(")
 
 
@@ -233,3 +233,13 @@ def read_only(directory):
         os.chmod(directory, 0o700)
         for path in files:
             os.chmod(path, 0o600)
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory):
+    """A Redis Cluster of 3 masters and 3 replicas (tests/servers.py), for the whole run."""
+    cluster = servers.RedisCluster(tmp_path_factory.mktemp("cluster"))
+    try:
+        yield cluster.start()
+    finally:
+        cluster.stop()

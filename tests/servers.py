@@ -1,4 +1,4 @@
-"""Real servers for the tests, on free loopback ports: gunicorn and redis-server."""
+"""Real servers for the tests, on free loopback ports: gunicorn, redis-server and a Redis Cluster."""
 
 from __future__ import annotations
 
@@ -139,6 +139,7 @@ class RedisServer:
         self.directory = directory
         self.fsync = fsync
         self.port = free_port()
+        self.options: list[str] = []  # more of redis-server's options (cluster mode)
         self.process: subprocess.Popen | None = None
 
     @property
@@ -149,6 +150,7 @@ class RedisServer:
         self.directory.mkdir(parents=True, exist_ok=True)
         command = [self.binary, "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.directory)]
         command += ["--save", "", "--appendonly", "yes", "--appendfsync", self.fsync, "--protected-mode", "yes"]
+        command += self.options
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_for_port(self.port, self.process)
         return self
@@ -157,6 +159,83 @@ class RedisServer:
         if self.process is not None:
             stop(self.process)
             self.process = None
+
+
+def free_cluster_port() -> int:
+    """A free port whose cluster bus port (port + 10000) is free too."""
+    while True:
+        port = free_port()
+        if port + 10000 < 65536:
+            with contextlib.suppress(OSError), socket.socket() as bus:
+                bus.bind(("127.0.0.1", port + 10000))
+                return port
+
+
+class RedisCluster:
+    """A Redis Cluster of our own: `masters` masters with one replica each, every node a
+    redis-server in cluster mode on free loopback ports, joined by `redis-cli --cluster create`.
+    `kill(port)` SIGKILLs one node; `master_of(key)` is the port of the node serving a key."""
+
+    def __init__(self, directory: Path, masters: int = 3) -> None:
+        self.cli = require("redis-cli", "redis-tools")
+        self.nodes = [RedisServer(directory / f"node{n}", fsync="everysec") for n in range(masters * 2)]
+        for node in self.nodes:
+            node.port = free_cluster_port()
+            node.options = ["--cluster-enabled", "yes", "--cluster-node-timeout", "2000"]
+            node.options += ["--cluster-config-file", "nodes.conf", "--cluster-require-full-coverage", "no"]
+
+    @property
+    def url(self) -> str:
+        return self.nodes[0].url.removesuffix("/0")
+
+    def urls(self) -> list[str]:
+        return [node.url.removesuffix("/0") for node in self.nodes]
+
+    def start(self) -> RedisCluster:
+        for node in self.nodes:
+            node.start()
+        addresses = [f"127.0.0.1:{node.port}" for node in self.nodes]
+        command = [self.cli, "--cluster", "create", *addresses, "--cluster-replicas", "1", "--cluster-yes"]
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+        self.wait_until_ok()
+        return self
+
+    def wait_until_ok(self, seconds: float = 60) -> None:
+        """Until every live node says cluster_state:ok and the slots have masters."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if all("cluster_state:ok" in self.ask(node.port, "cluster", "info") for node in self.live()):
+                return
+            time.sleep(0.1)
+        raise RuntimeError(f"the cluster is not ok after {seconds} s")
+
+    def ask(self, port: int, *command: str) -> str:
+        done = subprocess.run([self.cli, "-p", str(port), *command], capture_output=True, text=True, timeout=10)
+        return done.stdout
+
+    def live(self) -> list[RedisServer]:
+        return [node for node in self.nodes if node.process is not None and node.process.poll() is None]
+
+    def master_of(self, key: str) -> int:
+        slot = int(self.ask(self.live()[0].port, "cluster", "keyslot", key))
+        for line in self.ask(self.live()[0].port, "cluster", "nodes").splitlines():
+            fields = line.split()
+            if "master" in fields[2] and "fail" not in fields[2]:
+                for span in fields[8:]:
+                    low, _, high = span.partition("-")
+                    if low.isdigit() and int(low) <= slot <= int(high or low):
+                        return int(fields[1].split(":")[1].split("@")[0])
+        raise RuntimeError(f"no master serves {key}")
+
+    def kill(self, port: int) -> None:
+        node = next(node for node in self.nodes if node.port == port)
+        node.process.kill()
+        node.process.wait()
+        node.process = None
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()
 
 
 class HttpClient:

@@ -13,11 +13,16 @@ import threading
 import time
 
 import pytest
+import redis
 
 from tests import servers
-from tests.conftest import Player, read_only, records
+from tests.conftest import Player, read_only, records, server_like
+from tests.test_rooms import Seat
 from ttt_web.app import create_app
 from ttt_web.core.game import Game
+from ttt_web.store.base import Table
+from ttt_web.store.redis import RedisStore, connect
+from ttt_web.store.sqlite import SQLiteStore
 
 pytestmark = pytest.mark.server
 
@@ -177,3 +182,105 @@ def test_kill_9_mid_writes_loses_at_most_the_requests_in_flight(tmp_path, victim
     games = records(app)
     assert len(games) == len(players)
     assert all(Game.from_data(data.get("game")) is not None for data in games.values())
+
+
+DAY = 86400
+
+
+@pytest.fixture(params=["sqlite", "redis", "cluster"])
+def make_store(request, tmp_path):
+    """Makes a store holding the given tables: SQLite, one Redis, a Redis Cluster."""
+
+    def make(tables):
+        if request.param == "sqlite":
+            return SQLiteStore(tmp_path / "store.sqlite3", tables)
+        server = request.getfixturevalue("redis_server" if request.param == "redis" else "redis_cluster")
+        return RedisStore(connect(server.url, 10, 2))
+
+    return make
+
+
+def test_a_full_table_evicts_records_written_once_first_then_the_oldest_never_a_recent_one(make_store):
+    """Written twice two days ago (old), twice today (recent), once: a full table evicts those
+    written once (the oldest first, as far as one store's order goes), then the old, never the
+    recent; when only recent records are left, it evicts none."""
+    table = Table(f"t{random.randrange(10**9)}", lifetime=10 * DAY, cap=10, keep=DAY)
+    two_days_ago = Table(table.name, lifetime=8 * DAY)  # its writes expire as if made two days ago
+    store = make_store([table])
+    for name in ("old0", "old1"):
+        store.put(two_days_ago, name, {"n": 2}, store.put(two_days_ago, name, {"n": 1}, 0))
+    for name in ("recent0", "recent1", "recent2"):
+        store.put(table, name, {"n": 2}, store.put(table, name, {"n": 1}, 0))
+    for n in range(9):
+        store.put(table, f"once{n}", {"n": 1}, 0)
+    assert store.count(table) == 14
+    assert store.tidy([table]) == 5  # down to 9
+    left = {name for name in ALL_NAMES if store.get(table, name)}
+    assert {"old0", "old1", "recent0", "recent1", "recent2"} <= left and len(left) == 9
+    if not isinstance(store, RedisStore) or not store.cluster:  # one order: the oldest went
+        assert left >= {f"once{n}" for n in range(5, 9)}
+    for name in left - {"old0", "old1", "recent0", "recent1", "recent2"}:  # played on now
+        store.put(table, name, {"n": 2}, store.get(table, name).version)
+    for n in range(3):
+        store.put(table, f"new{n}", {"n": 1}, 0)
+    assert store.count(table) == 12 and store.tidy([table]) == 3
+    assert not any(store.get(table, f"new{n}") for n in range(3))  # written once: they go first
+    store.put(table, "new0", {"n": 1}, 0)
+    store.put(table, "new0", {"n": 2}, 1)
+    assert store.tidy([table]) == 1 and store.get(table, "new0")  # then the oldest: old0 or old1
+    assert sum(bool(store.get(table, name)) for name in ("old0", "old1")) == 1
+    store.put(table, "new1", {"n": 2}, store.put(table, "new1", {"n": 1}, 0))
+    assert store.count(table) == 10 and store.tidy([table]) == 1  # the other old one
+    store.put(table, "new2", {"n": 2}, store.put(table, "new2", {"n": 1}, 0))
+    assert store.count(table) == 10 and store.tidy([table]) == 0  # all recent: none may go
+    assert all(store.get(table, name) for name in ("recent0", "recent1", "recent2"))
+
+
+ALL_NAMES = ["old0", "old1", "recent0", "recent1", "recent2", *(f"once{n}" for n in range(9))]
+
+
+@pytest.mark.parametrize("store", ["sqlite", "redis"])
+def test_a_store_full_of_games_played_today_refuses_a_newcomer_and_evicts_a_game_idle_two_days(
+    tmp_path, request, store
+):
+    config = {"MAX_SESSIONS": 6, "NEW_SESSION_LIMIT": "1000 per minute", "NEW_SESSION_SITE_LIMIT": "1000 per minute"}
+    if store == "redis":
+        server = request.getfixturevalue("redis_server")
+        redis.Redis.from_url(server.url).flushdb()
+        config["REDIS_URL"] = server.url
+    app = server_like(make_app(tmp_path / "db", **config))
+    players = [Player(app.test_client()) for _ in range(7)]
+    for player in players[:6]:
+        player.move(1, 1)
+        player.move(*next(iter(player.page().links)))
+    assert players[6].client.get("/move?n=0&row=1&col=1").status_code == 503  # six games played today
+    table = app.session_interface.table
+    store_ = app.extensions["ttt.store"]
+    sid = players[0].client.get_cookie(app.config["SESSION_COOKIE_NAME"]).value
+    record = store_.get(table, sid)  # rewritten as if two days ago
+    store_.put(Table(table.name, table.lifetime - 2 * DAY), sid, record.data, record.version)
+    time.sleep(1.1)  # a full store is tidied once a second at most
+    players[6].move(1, 1)
+    assert players[0].page().marks == "." * 9 and players[1].page().marks.count(".") == 5
+
+
+@pytest.mark.parametrize("store", ["sqlite", "redis"])
+def test_a_room_flood_evicts_rooms_nobody_joined_never_one_played_in_today(tmp_path, request, store):
+    config = {"MAX_ROOMS": 10, "NEW_ROOM_LIMIT": "100000 per minute", "NEW_SESSION_LIMIT": "100000 per minute"}
+    config["NEW_SESSION_SITE_LIMIT"] = "100000 per minute"
+    if store == "redis":
+        server = request.getfixturevalue("redis_server")
+        redis.Redis.from_url(server.url).flushdb()
+        config["REDIS_URL"] = server.url
+    app = server_like(make_app(tmp_path / "db", **config))
+    host = Seat(app.test_client()).invite("Ann")
+    guest = Seat(app.test_client(), host.path)
+    guest.join("Bob")
+    board = host.move(1, 1).marks
+    for n in range(100):
+        app.extensions["ttt.upkeep"].next_room = 0.0  # as if a second passed: a full store makes room once a second
+        flooder = app.test_client()
+        flooder.environ_base["REMOTE_ADDR"] = f"127.4.{n // 256}.{n % 256}"
+        assert flooder.post("/room/new").status_code == 303
+        assert len(records(app, "rooms")) <= 10
+    assert guest.page().marks == board

@@ -18,6 +18,7 @@ from ..core.room_record import valid_id
 from ..store.base import Store, Table, Write, WriteConflict
 from ..store.live import PollingWatch, PublishingWatch, Watch
 from ..store.redis import RedisStore
+from ..web.errors import StoreFull
 from ..web.sessions import Upkeep, tables, write_with_session
 
 Change = Callable[[Room | None], Room | None]  # the room as it is, to the room as it should be
@@ -70,6 +71,8 @@ class Rooms:
         return {room_id: None if room is None or room.empty else room for room_id, room in new.items()}
 
     def _commit(self, writes: list[Write], session_data: dict | None) -> None:
+        if any(not write.version and write.data for write in writes) and not self.upkeep.room_for_one_more(self.table):
+            raise StoreFull()  # full of rooms played in too recently to make room
         if session_data is not None:
             write_with_session(writes, session_data)
         elif writes:

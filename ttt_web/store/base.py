@@ -13,19 +13,23 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import redis
+from redis.exceptions import RedisClusterException
 
 KEEP_AFTER_EVICTION = 0.9  # an eviction makes room down to this share of a table's cap
 
 
-STORE_ERRORS = (OSError, sqlite3.Error, redis.RedisError)  # the store could not be read or written
+# the store could not be read or written (on a cluster: a slot with no master, say)
+STORE_ERRORS = (OSError, sqlite3.Error, redis.RedisError, RedisClusterException)
 
 
 @dataclass(frozen=True)
 class Table:
     """A kind of record: its name, how long a record lives after its last write (seconds),
-    how many records it may hold (0: no cap) before those written the longest ago go, and
-    for how long after its last write a record is never made to go (`keep`, seconds): a full
-    table whose records are all that recent takes no new one."""
+    how many records it may hold (0: no cap) before some go, and for how long after its last
+    write a record written more than once is never made to go (`keep`, seconds). A full table
+    evicts first the records written only once (a session that never got past its first
+    request, a room nobody joined), the oldest first, then those written the longest ago
+    (and longer ago than `keep`); one whose records are all kept takes no new one."""
 
     name: str
     lifetime: int
@@ -81,8 +85,9 @@ class Store(Protocol):
         """How many records the table holds."""
 
     def tidy(self, tables: list[Table]) -> int:
-        """Remove expired records and, when a table is full, those written the longest ago
-        (and longer ago than its `keep`), down to KEEP_AFTER_EVICTION of it; how many went."""
+        """Remove expired records and, when a table is full, those written only once, then
+        those written the longest ago (and longer ago than its `keep`), the oldest first, down
+        to KEEP_AFTER_EVICTION of it; how many went."""
 
 
 def to_evict(table: Table, count: int) -> int:

@@ -5,14 +5,16 @@ On SQLite, one background loop per process reads the versions of every followed 
 query each POLL_SECONDS: one check per room per process, however many streams follow it, and
 a change made by any process on the host is seen. With Redis, a change is published on one
 channel and one subscriber per process hears it, so a move made on one host reaches streams
-on another. Threads and locks here are greenlets and gevent's locks under gunicorn's gevent
-workers (it patches the standard library before the app loads).
+on another (on a cluster, every node hears every PUBLISH: the subscriber may be on any).
+Threads and locks here are greenlets and gevent's locks under gunicorn's gevent workers (it
+patches the standard library before the app loads).
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import random
 import threading
 import time
 import weakref
@@ -21,6 +23,7 @@ from contextlib import contextmanager
 from typing import TypeVar
 
 import redis
+from redis.cluster import RedisCluster
 
 from .base import STORE_ERRORS, Table
 from .sqlite import SQLiteStore
@@ -157,18 +160,18 @@ class PublishingWatch(Watch):
     """Redis: each change is published (the room's id) on `channel`, and one subscriber per
     process wakes that process's streams."""
 
-    def __init__(self, client: redis.Redis, channel: str, logger: logging.Logger) -> None:
+    def __init__(self, client: redis.Redis | RedisCluster, channel: str, logger: logging.Logger) -> None:
         super().__init__(logger)
         self.client, self.channel = client, channel
 
     def changed(self, room_id: str) -> None:
         try:
             self.client.publish(self.channel, room_id)
-        except redis.RedisError as exc:  # the change is stored: streams find it at their next heartbeat
+        except STORE_ERRORS as exc:  # the change is stored: streams find it at their next heartbeat
             self.logger.warning("live rooms: could not publish a change: %s", exc)
 
     def _loop(self) -> None:
-        subscriber = self.client.pubsub(ignore_subscribe_messages=True)
+        subscriber = self._subscriber()
         try:
             subscriber.subscribe(self.channel)
             for room in self.rooms():  # changes missed while (re)connecting
@@ -177,3 +180,11 @@ class PublishingWatch(Watch):
                 self.wake(message["data"].decode())
         finally:
             subscriber.close()
+
+    def _subscriber(self) -> redis.client.PubSub:
+        """On a cluster, a subscriber on any node, chosen at random each time: a cluster
+        broadcasts plain PUBLISH to every node, and one that died is left for another."""
+        if isinstance(self.client, RedisCluster):
+            node = random.choice(self.client.get_nodes())
+            return self.client.pubsub(node=node, ignore_subscribe_messages=True)
+        return self.client.pubsub(ignore_subscribe_messages=True)

@@ -39,6 +39,7 @@ CREATE TABLE IF NOT EXISTS {t} (
     expires REAL NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS {t}_expires ON {t} (expires);
+CREATE INDEX IF NOT EXISTS {t}_written_once ON {t} (expires) WHERE version = 1;
 INSERT OR IGNORE INTO counts VALUES ('{t}', (SELECT count(*) FROM {t}));
 CREATE TRIGGER IF NOT EXISTS {t}_added AFTER INSERT ON {t}
     BEGIN UPDATE counts SET n = n + 1 WHERE name = '{t}'; END;
@@ -148,11 +149,13 @@ class SQLiteStore:
         for table in tables:
             expired = f"DELETE FROM {table.name} WHERE id IN (SELECT id FROM {table.name} WHERE expires <= ? LIMIT ?)"
             removed += self._in_batches(expired, (time.time(),))
+            excess = to_evict(table, self.count(table))
+            once = f"SELECT id FROM {table.name} WHERE version = 1 ORDER BY expires LIMIT ?"
+            gone = self._in_batches(f"DELETE FROM {table.name} WHERE id IN ({once})", (), most=excess)
             oldest = f"SELECT id FROM {table.name} WHERE expires <= ? ORDER BY expires LIMIT ?"
             until = (table.evictable_until(time.time()),)
-            removed += self._in_batches(
-                f"DELETE FROM {table.name} WHERE id IN ({oldest})", until, most=to_evict(table, self.count(table))
-            )
+            gone += self._in_batches(f"DELETE FROM {table.name} WHERE id IN ({oldest})", until, most=excess - gone)
+            removed += gone
         return removed
 
     def _in_batches(self, sql: str, parameters: tuple, most: float = math.inf) -> int:

@@ -133,7 +133,7 @@ def own_limit(value: Callable[[], str], error_message: str) -> Callable[[Callabl
 
 
 def init_app(app: Flask) -> None:
-    app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
+    app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(app))
     app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", storage_options(app))
     request_hooks = (app.before_request_funcs, app.after_request_funcs, app.teardown_request_funcs)
     ours = {id(hook) for hooks in request_hooks for hook in hooks.get(None, [])}
@@ -199,7 +199,18 @@ def reset_at(limiter: Limiter, item: RateLimitItem, key: str) -> float:
     return limiter.limiter.get_window_stats(item, KEY_PREFIX, key, "global").reset_time
 
 
-def storage_options(app: Flask) -> dict:
-    """On Redis, the limiter shares the session store's pool: one bound on connections."""
+def storage_uri(app: Flask) -> str:
+    """The store's Redis (limits' redis+cluster:// for a cluster), or each process's memory."""
     store = app.extensions["ttt.store"]
+    if getattr(store, "cluster", False):
+        return app.config["REDIS_URL"].replace("redis://", "redis+cluster://", 1)
+    return app.config.get("REDIS_URL") or "memory://"
+
+
+def storage_options(app: Flask) -> dict:
+    """On one Redis, the limiter shares the session store's pool: one bound on connections.
+    On a cluster, limits makes its own RedisCluster client, with the same bound per node."""
+    store = app.extensions["ttt.store"]
+    if getattr(store, "cluster", False):
+        return {"max_connections": app.config["REDIS_CONNECTIONS"], "socket_timeout": 2, "socket_connect_timeout": 2}
     return {"connection_pool": store.client.connection_pool} if app.config.get("REDIS_URL") else {}

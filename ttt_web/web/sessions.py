@@ -18,13 +18,12 @@ import logging
 import secrets
 import time
 
-import redis
 from flask import Flask, Request, Response, current_app, request, session
 from flask.sessions import SessionInterface
 from flask_session.base import ServerSideSession
 
 from ..store.base import STORE_ERRORS, Store, Table, Write, WriteConflict
-from ..store.redis import RedisStore
+from ..store.redis import RedisStore, connect
 from ..store.sqlite import SQLiteStore
 from .errors import SessionChanged, StoreFull, StoreUnavailable, replace_with
 
@@ -157,7 +156,8 @@ def init_app(app: Flask) -> None:
     session interface on it."""
     every_table = tables(app)
     if app.config.get("REDIS_URL"):
-        store = RedisStore(redis.Redis(connection_pool=redis_pool(app)))
+        client = connect(app.config["REDIS_URL"], app.config["REDIS_CONNECTIONS"], app.config["REDIS_WAIT_SECONDS"])
+        store = RedisStore(client)
         if risk := store.eviction_risk():
             app.logger.error(
                 "%s: Redis may evict players' games to make room. Set maxmemory-policy noeviction "
@@ -175,24 +175,13 @@ def init_app(app: Flask) -> None:
     app.cli.command("tidy-store")(lambda: print(f"removed {store.tidy(every_table)} expired or evicted records"))
 
 
-def redis_pool(app: Flask) -> redis.BlockingConnectionPool:
-    """At most REDIS_CONNECTIONS connections per process; past them, a request waits up to
-    REDIS_WAIT_SECONDS for one to be free (then 503), rather than failing at once."""
-    return redis.BlockingConnectionPool.from_url(
-        app.config["REDIS_URL"],
-        max_connections=app.config["REDIS_CONNECTIONS"],
-        timeout=app.config["REDIS_WAIT_SECONDS"],
-        socket_timeout=2,
-        socket_connect_timeout=2,
-    )
-
-
 def tables(app: Flask) -> list[Table]:
     """The store's tables: sessions, then rooms. Each has its own cap, so a flood of rooms
-    can never be what evicts a player's game."""
+    can never be what evicts a player's game; a room played in recently is kept as a session is."""
     lifetime, keep = int(app.permanent_session_lifetime.total_seconds()), int(app.config["KEEP_RECENT_HOURS"] * 3600)
     sessions = Table("sessions", lifetime, app.config["MAX_SESSIONS"], keep)
-    rooms = Table("rooms", int(app.config["ROOM_IDLE_HOURS"] * 3600), app.config["MAX_ROOMS"])
+    room_lifetime = int(app.config["ROOM_IDLE_HOURS"] * 3600)
+    rooms = Table("rooms", room_lifetime, app.config["MAX_ROOMS"], min(keep, room_lifetime))
     return [sessions, rooms]
 
 
