@@ -14,7 +14,7 @@ from flask import Blueprint, Flask, Response, abort, redirect, render_template, 
 from ..core import answer as answers
 from ..core import search
 from ..core import tictactoe as ttt
-from ..core.bugs import BUGS, Bug, game, slower_wins, telling_position
+from ..core.bugs import BUGS, Bug, first_worse, game, slower_wins, telling_position
 from ..core.costs import moves, reachable
 from ..core.game import Game
 from ..core.judging import Judgement, judge
@@ -60,7 +60,14 @@ def bugs_shown():
         results = {side: result_text(Game.of_moves(cells)) for side, cells in played.items()}
         shown.append(BugShown(bug, text, judged, games, results))
     response = Response(
-        render_template("explore/bugs.html", shown=shown, slower=slower_wins(), outlook=outlook, cell=action_name)
+        render_template(
+            "explore/bugs.html",
+            shown=shown,
+            slower=slower_wins(),
+            no_depth_first=first_worse("no-depth")[0],
+            outlook=outlook,
+            cell=action_name,
+        )
     )
     return cached(response)
 
