@@ -49,6 +49,12 @@ def size(position: str, window: tuple[float, float], pruning: bool, root: bool =
     return 2 + sum(per + s for s, _ in below) + (0 if cut else 1), 1 + sum(c for _, c in below)
 
 
+def bound(position: str, window: tuple[float, float]) -> str:
+    """ "=" when alpha-beta's call on `position` with `window` returns the exact minimax
+    value, "≤" or "≥" when only a bound (as the explorer's alpha-beta tree marks it)."""
+    return "=" if finished(position) else alphabeta(position, *window).bound
+
+
 def cuts(position: str, window: tuple[float, float]) -> bool:
     """Whether alpha-beta's call on `position` stops early (v reached β for MAX, α for MIN)."""
     returned = alphabeta(position, *window).returned
