@@ -23,7 +23,16 @@
     (again || document.querySelector("main h2")).focus({ preventScroll: true });
     const target = new URL(url).hash && document.getElementById(new URL(url).hash.slice(1));
     if (target) target.scrollIntoView(); // as the browser does for a link to #step without this script
+    keepInView(document.querySelector("#stack tr[aria-current]"));
   };
+
+  // A trace's current call, the stack's last row with its v, α and β: scrolled up just into
+  // view when a deep stack pushes it below the fold (without this script, the page opens at
+  // the step's heading, which keeps it in view for the stacks /learn/ starts with).
+  const keepInView = (row) => {
+    if (row && row.getBoundingClientRect().bottom > window.innerHeight) row.scrollIntoView({ block: "end" });
+  };
+  window.addEventListener("load", () => keepInView(document.querySelector("#stack tr[aria-current]")));
 
   document.addEventListener("click", (event) => {
     const link = event.target.closest("a[data-step]");

@@ -115,8 +115,8 @@ def cut(step: tr.Step, frame: tr.Frame, root: bool) -> str:
     why += f" {number(v)}"
     if v == limit:
         why += (
-            f", no better for {other}: {other} is indifferent to coming here, and nothing left here can make this "
-            f"position better for {other} than {number(limit)}, so the rest cannot change the value above"
+            f", no better for {other}: {other} is indifferent to coming here, and what is left here cannot "
+            "change the value above"
         )
     else:
         why += f", worse for {other}, so {other} would never let play come here"
