@@ -27,8 +27,8 @@
   };
 
   // A trace's current call, the stack's last row with its v, α and β: scrolled up just into
-  // view when a deep stack pushes it below the fold (without this script, the page opens at
-  // the step's heading, which keeps it in view for the stacks /learn/ starts with).
+  // view when it lies below the fold after a step (as the links beside the stack, to #now,
+  // do without this script).
   const keepInView = (row) => {
     if (row && row.getBoundingClientRect().bottom > window.innerHeight) row.scrollIntoView({ block: "end" });
   };
