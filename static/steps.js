@@ -22,17 +22,8 @@
     const again = link.id && document.getElementById(link.id);
     (again || document.querySelector("main h2")).focus({ preventScroll: true });
     const target = new URL(url).hash && document.getElementById(new URL(url).hash.slice(1));
-    if (target) target.scrollIntoView(); // as the browser does for a link to #step without this script
-    keepInView(document.querySelector("#stack tr[aria-current]"));
+    if (target) target.scrollIntoView(); // as the browser does for a link to #step (or #now) without this script
   };
-
-  // A trace's current call, the stack's last row with its v, α and β: scrolled up just into
-  // view when it lies below the fold after a step (as the links beside the stack, to #now,
-  // do without this script).
-  const keepInView = (row) => {
-    if (row && row.getBoundingClientRect().bottom > window.innerHeight) row.scrollIntoView({ block: "end" });
-  };
-  window.addEventListener("load", () => keepInView(document.querySelector("#stack tr[aria-current]")));
 
   document.addEventListener("click", (event) => {
     const link = event.target.closest("a[data-step]");
