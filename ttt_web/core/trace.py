@@ -27,9 +27,23 @@ from .position import utility
 from .pseudocode import MAX, MIN, ROOT
 from .subtrees import bound, calls_plain, finished, kids, pruned_actions, size, step_of_call, to_move, total
 
-__all__ = ["MAX", "MIN", "ROOT", "Frame", "Step", "calls_plain", "finished", "step", "step_of_call", "to_move", "total"]
+__all__ = [
+    "MAX",
+    "MIN",
+    "ROOT",
+    "SHORT_GAME",
+    "Frame",
+    "Step",
+    "calls_plain",
+    "finished",
+    "step",
+    "step_of_call",
+    "to_move",
+    "total",
+]
 
 INF = math.inf
+SHORT_GAME = "X.O.X.O.."  # a game a few moves in, where a first trace starts: 675 steps, 302 with pruning
 
 
 class Frame(NamedTuple):

@@ -14,6 +14,7 @@ from flask import Blueprint, Flask, Response, abort, redirect, render_template, 
 from ..core import answer as answers
 from ..core import search
 from ..core import tictactoe as ttt
+from ..core import trace as core_trace
 from ..core.bugs import BUGS, Bug, first_worse, game, slower_wins, telling_position
 from ..core.costs import moves, reachable
 from ..core.game import Game
@@ -189,6 +190,8 @@ def helpers() -> dict:
         "shown": shown,
         "cell": action_name,
         "outlook": outlook,
+        "short_game": core_trace.SHORT_GAME,
+        "trace_steps": lambda text: core_trace.total(text, pruning=False)[0],
     }
 
 
