@@ -106,7 +106,7 @@ def step_done(number: int):
     if shown.number not in finished:
         session[KEY] = sorted({*finished, shown.number})
     if shown.number == len(STEPS):
-        return redirect(url_for("learn.index", _anchor="path"), 303)
+        return redirect(url_for("learn.index") + "#path", 303)
     return redirect(url_for("learn.path.step", number=shown.number + 1), 303)
 
 
@@ -115,7 +115,7 @@ def restart():
     """Start again: the steps done are forgotten."""
     if KEY in session:
         session.pop(KEY)
-    return redirect(url_for("learn.index", _anchor="path"), 303)
+    return redirect(url_for("learn.index") + "#path", 303)
 
 
 class TreeAnswer(NamedTuple):
