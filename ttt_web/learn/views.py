@@ -150,6 +150,7 @@ def warm() -> None:
     and the practice positions, before the first visitor asks."""
     core_trace.total(EMPTY_BOARD, pruning=False)
     core_trace.total(EMPTY_BOARD, pruning=True)
+    path.traced_facts()  # step 3's sizes of a trace, over every board with 4 and 5 empty cells
     practice.drill.small_positions()
 
 
