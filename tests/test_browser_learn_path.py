@@ -31,7 +31,8 @@ def test_the_path_walked_from_start_to_end(browser, live_server, javascript):
     page.fill("#tree-leaves", "5")
     click_through(page.locator("#tree-form button"))
     expect(page.locator("#tree-answers li[data-right=true]")).to_have_count(2)
-    assert_accessible(page)
+    if javascript:  # axe-core runs as a script
+        assert_accessible(page)
     for number in range(1, 7):
         expect(page.locator("#learn-step")).to_have_attribute("data-step", str(number))
         expect(page.locator("#exercise")).to_be_visible()

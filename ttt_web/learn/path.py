@@ -29,7 +29,7 @@ class Step(NamedTuple):
 
 STEPS = (
     Step(1, "tree", "The game tree", "Positions, actions and results, down to the finished games."),
-    Step(2, "values", "Backing up values", "utility at the leaves; MAX takes the largest, MIN the smallest."),
+    Step(2, "values", "Backing up values", "Values from the leaves up: MAX takes the largest, MIN the smallest."),
     Step(3, "traced", "MAX-VALUE and MIN-VALUE, traced", "The lecture's pseudocode, one line at a time."),
     Step(4, "code", "Your tictactoe.py", "The seven functions, checked on every reachable position by the grader."),
     Step(5, "alphabeta", "Alpha-beta pruning", "α and β, and the branches that need no search."),
