@@ -73,7 +73,7 @@ def in_view(page, selector: str, height: int) -> bool:
 
 
 @JS
-@pytest.mark.parametrize("start", ["/learn/alphabeta/X.O.X.O..?step=1", "/learn/alphabeta/.........?step=2990"])
+@pytest.mark.parametrize("start", ["/learn/alphabeta/X.O.X.O..?step=10", "/learn/alphabeta/.........?step=2990"])
 def test_on_a_phone_the_current_call_stays_in_view_beside_previous_and_next(browser, live_server, javascript, start):
     """27 steps, through the stack's own Next: its current row (v, α, β) and the links beside
     it are in view on every one, however deep the stack (ten calls on the empty board)."""
@@ -92,4 +92,21 @@ def test_on_a_phone_the_current_call_stays_in_view_beside_previous_and_next(brow
             assert in_view(page, seen, 740), (n, seen, page.locator(seen).bounding_box())
         if n == 30 and "X.O.X.O.." in start:
             page.screenshot(path=SHOTS / f"learn-alphabeta-30-stack-360x740-{'js' if javascript else 'no-js'}.png")
+    context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (740, 360), (1280, 800)])
+def test_the_path_fits_passes_axe_and_is_shot(browser, live_server, width, height):
+    context = context_for(browser, live_server, True, width, height)
+    page = context.new_page()
+    page.goto("/learn/step/1")
+    click_through(page.locator("#next-step button"))  # one step done, shown on every page
+    for name, url in [("learn-path", "/learn/"), *((f"learn-step-{n}", f"/learn/step/{n}") for n in range(1, 7))]:
+        page.goto(url)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, name
+        assert_accessible(page)
+        page.screenshot(path=SHOTS / f"{name}-{width}x{height}.png", full_page=True)
+    expect(page.locator("#learn-step .path-where")).to_contain_text("step 6 of 6")
+    page.goto("/learn/")
+    expect(page.locator("#path li[data-step='1']")).to_have_attribute("data-done", "true")
     context.close()
