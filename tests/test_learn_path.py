@@ -145,6 +145,7 @@ def test_the_trace_steps_stated_on_step_three_are_the_independent_counts(client)
         assert help_text.attrs[f"data-{name}"] == f"{low}-{high}"
         assert f"{name} empty cells takes {low:,} to {high:,}" in said or f"{name} {low:,} to {high:,}" in said
     assert (low, high) == (431, 1354)  # five empty cells: the issue's own count, not "a few hundred"
+    assert "a game not yet over with four empty cells" in said  # a finished board takes 2 steps
     assert f"plain minimax takes {plain_steps(EMPTY):,} steps" in said
     exercise = shown(client, "/learn/step/3")["exercise"].text
     assert f"X.O.X.O.. ({plain_steps('X.O.X.O..'):,} steps)" in " ".join(exercise.split())
