@@ -22,7 +22,7 @@
     const again = link.id && document.getElementById(link.id);
     (again || document.querySelector("main h2")).focus({ preventScroll: true });
     const target = new URL(url).hash && document.getElementById(new URL(url).hash.slice(1));
-    if (target) target.scrollIntoView(); // as the browser does for a link to #step without this script
+    if (target) target.scrollIntoView(); // as the browser does for a link to #step (or #now) without this script
   };
 
   document.addEventListener("click", (event) => {

@@ -1,6 +1,8 @@
 """The three minimax bugs shown to students: what each one plays, checked against the
 judge, and the page that shows them."""
 
+import functools
+
 import pytest
 
 from tests import judge
@@ -37,8 +39,100 @@ def check_choices(positions: list[str]) -> None:
         choices = {bug.slug: bug.choices(board(pos)) for bug in bugs.BUGS}
         assert choices["no-depth"] == equal, pos
         assert choices["first-tie"] == equal[:1], pos
-        top = max(found.values())  # X's best, whoever is to move
-        assert choices["wrong-player"] == [divmod(min(c for c, v in found.items() if v == top), 3)], pos
+        scored = {cell: alternating(child, False) for cell, child in judge.children(pos).items()}
+        top = max(scored.values())  # min_value on each result, the largest kept, whoever is to move
+        assert choices["wrong-player"] == [divmod(min(c for c, v in scored.items() if v == top), 3)], pos
+
+
+@functools.cache
+def alternating(pos: str, maximizing: bool) -> int:
+    """A student's max_value / min_value, each calling the other: by the judge's rules alone."""
+    if judge.is_over(pos):
+        return {"X": 1, "O": -1, None: 0}[judge.won_by(pos)]
+    got = [alternating(child, not maximizing) for child in judge.children(pos).values()]
+    return max(got) if maximizing else min(got)
+
+
+class StudentCode:
+    """The assignment's functions written as a student writes them (lists of rows, None for an
+    empty cell, actions a set), to run the bug's own line of code."""
+
+    @staticmethod
+    def player(board):
+        flat = [c for row in board for c in row]
+        return "O" if flat.count("X") > flat.count("O") else "X"
+
+    @staticmethod
+    def actions(board):
+        return {(i, j) for i in range(3) for j in range(3) if board[i][j] is None}
+
+    def result(self, board, action):
+        copied = [list(row) for row in board]
+        copied[action[0]][action[1]] = self.player(board)
+        return copied
+
+    @staticmethod
+    def as_text(board) -> str:
+        return "".join(c or "." for row in board for c in row)
+
+    def terminal(self, board) -> bool:
+        return judge.is_over(self.as_text(board))
+
+    def utility(self, board) -> int:
+        return {"X": 1, "O": -1, None: 0}[judge.won_by(self.as_text(board))]
+
+    def max_value(self, board) -> float:
+        if self.terminal(board):
+            return self.utility(board)
+        return max(self.min_value(self.result(board, a)) for a in self.actions(board))
+
+    def min_value(self, board) -> float:
+        if self.terminal(board):
+            return self.utility(board)
+        return min(self.max_value(self.result(board, a)) for a in self.actions(board))
+
+    def buggy_minimax(self, board):
+        min_value, result, actions = self.min_value, self.result, self.actions
+        best = max(actions(board), key=lambda a: min_value(result(board, a)))  # the bug's line
+        return best
+
+
+def test_the_wrong_player_line_run_as_written_plays_what_the_page_says(client):
+    bug = next(b for b in bugs.BUGS if b.slug == "wrong-player")
+    assert "best = max(actions(board), key=lambda a: min_value(result(board, a)))" in bug.code
+    pos, action = bugs.telling_position(bug.slug)
+    played = StudentCode().buggy_minimax([[None if c == "." else c for c in pos[r : r + 3]] for r in (0, 3, 6)])
+    assert (pos, played) == ("........X", (0, 1))  # the issue's own check: b1, not a1
+    assert action == played and 3 * played[0] + played[1] not in judge.optimal_moves(pos)
+    section = Page(client.get("/explore/bugs").text)["bug-wrong-player"]
+    assert "with O to move, it plays b1 (0, 1)," in " ".join(section.text.split()).replace(" ,", ",")
+
+
+def test_the_position_shown_for_each_is_the_first_fewest_marks_first_as_the_page_says(client):
+    order = sorted((p for p in judge.reachable() if not judge.is_over(p)), key=lambda p: (9 - p.count("."), p))
+    for bug in bugs.BUGS:
+        slower = bug.slug == "no-depth"
+        first = next(p for p in order if weaker(bug, p, slower))
+        assert bugs.telling_position(bug.slug)[0] == first, bug.slug
+    any_weaker = next(p for p in order if weaker(bugs.BUGS[1], p, False))
+    assert any_weaker == ".....O.XX"  # the issue's count: 3 marks, before .....XOOX
+    assert all(judge.move_outcome(any_weaker, c)[0] == "loss" for c in judge.children(any_weaker))
+    assert bugs.telling_position("first-tie")[0] == any_weaker
+    page = Page(client.get("/explore/bugs").text)
+    said = page["shown-first"]
+    assert (
+        said.attrs["data-no-depth-first"] == any_weaker
+        and f"{any_weaker} (3 marks), where every move loses" in said.text
+    )
+    assert "for the version with no depth preference, the first where that move is a slower win" in said.text
+
+
+def weaker(bug, pos: str, slower_win: bool) -> bool:
+    """Whether the bug may play, in `pos`, a move the judge does not count optimal (a win, if
+    `slower_win`)."""
+    cells = [3 * i + j for i, j in bug.choices(board(pos))]
+    bad = [c for c in cells if c not in judge.optimal_moves(pos)]
+    return any(judge.move_outcome(pos, c)[0] == "win" for c in bad) if slower_win else bool(bad)
 
 
 def test_the_depthless_version_may_take_a_slower_win():

@@ -1,6 +1,8 @@
 """Practice, guess the value: every cell graded against the judge, the record kept in the
 session as plain values, counted once per position."""
 
+import re
+
 import pytest
 
 from tests import judge
@@ -35,6 +37,16 @@ def test_every_cell_is_graded_with_the_line_that_proves_it(client):
     assert graded["c2"]["data-value"] == "draw" and "Perfect play after it" in page["practice-graded"].text
     score = page["practice-score"].attrs
     assert (score["data-right"], score["data-cells"]) == ("4", "5")
+    checked = 0
+    for item in page["practice-graded"].iter("li"):  # each move of the line with the assignment's (i, j)
+        said = " ".join(item.text.split())
+        line = said.split("Perfect play after it: ")[1].rstrip(".") if "Perfect play" in said else ""
+        checked += bool(line)
+        moves = re.findall(r"([abc])([123]) \((\d), (\d)\)", line)
+        assert len(moves) == len(re.findall(r"[abc][123]", line)), line  # no cell named without its (i, j)
+        for column, row, i, j in moves:
+            assert (int(i), int(j)) == (int(row) - 1, "abc".index(column)), line
+    assert checked >= 3
 
 
 def test_the_record_keeps_a_streak_and_accuracy_and_counts_a_position_once(client):

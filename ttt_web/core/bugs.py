@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from . import tictactoe as ttt
 from .costs import moves, reachable
 from .judging import judge
-from .position import EMPTY_BOARD, board, cell_of, over, position_of, to_move
+from .position import EMPTY_BOARD, action_of, board, cell_of, over, position_of, to_move, utility
 from .search import best_actions, value
 
 BUG, LEGAL = "bug", "legal"  # a wrong result; legal but weaker play
@@ -42,9 +42,24 @@ def no_depth(board: ttt.Board) -> list[ttt.Action]:
     return best_actions(position_of(board))
 
 
+@functools.cache
+def alternating(position: str, maximizing: bool) -> int:
+    """What a student's max_value (`maximizing`) or min_value returns on `position`: each
+    calls the other on every result, so the levels alternate from the call, whoever is to
+    move there. Called on a board where the other side is to move, every level below plays
+    for the wrong side."""
+    if over(position):
+        return utility(position)
+    values = [alternating(child, not maximizing) for _, child in moves(position)]
+    return max(values) if maximizing else min(values)
+
+
 def wrong_player(board: ttt.Board) -> list[ttt.Action]:
-    """The first move best for X, whoever is to move: the root always maximizes."""
-    return best_actions(position_of(board), maximizing=True)[:1]
+    """The move `max(actions(board), key=lambda a: min_value(result(board, a)))` returns,
+    the actions tried in row order: min_value on each result, the first largest kept. Right
+    on X's turn; on O's, min_value is called where X is to move."""
+    scored = {action_of(n): alternating(child, False) for n, child in moves(position_of(board))}
+    return [max(scored, key=scored.__getitem__)]
 
 
 def first_tie(board: ttt.Board) -> list[ttt.Action]:
@@ -59,8 +74,10 @@ BUGS = (
         BUG,
         wrong_player,
         "best = max(actions(board), key=lambda a: min_value(result(board, a)))  # even when it is O's turn",
-        "A real bug: playing O, it returns the move that is best for X, which is not the move minimax "
-        "should return. It helps its opponent and walks into every trap.",
+        "A real bug: right for X, wrong for O. On O's turn it still keeps the largest value, and "
+        "min_value, called on a board where X is to move, picks X's replies as O would, while the "
+        "max_value it calls picks O's moves as X would: every level plays for the other side. The "
+        "line for O is min(actions(board), key=lambda a: max_value(result(board, a))).",
     ),
     Bug(
         "No depth preference",
@@ -140,16 +157,22 @@ def game(bug: Bug, bug_plays: str, seed: int = 0) -> tuple[int, ...]:
 
 @functools.cache
 def telling_position(slug: str) -> tuple[str, ttt.Action]:
-    """The first position, fewest marks first, where the bug may play a worse move (for
-    the depthless version, a slower win); with that move. Positions are written as in
-    costs: 9 characters, row by row."""
+    """The position shown for a bug: the first, fewest marks first, where it may play a
+    worse move (for the depthless version, a slower win; see `first_worse`); with that move."""
+    return first_worse(slug, "win" if slug == "no-depth" else None)
+
+
+@functools.cache
+def first_worse(slug: str, outcome: str | None = None) -> tuple[str, ttt.Action]:
+    """The first position, fewest marks first and then in the order of its text, where the
+    bug may play a move the engine would not (one that leads to `outcome`, when given); with
+    that move. Positions are written as in costs: 9 characters, row by row."""
     bug = next(b for b in BUGS if b.slug == slug)
-    wanted = "win" if slug == "no-depth" else None
     for position in sorted(reachable(EMPTY_BOARD), key=lambda p: (9 - p.count("."), p)):
         if over(position):
             continue
         for action in bug.choices(board(position)):
             judged = judge(board(position), action)
-            if judged.verdict != "best" and wanted in (None, judged.played.outcome):
+            if judged.verdict != "best" and outcome in (None, judged.played.outcome):
                 return position, action
     raise LookupError(f"{slug} never errs")

@@ -9,8 +9,8 @@ import functools
 import math
 
 from . import search
-from .costs import alphabeta, moves, tree_size
-from .position import action_of, over
+from .costs import alphabeta, moves, reachable, tree_size
+from .position import EMPTY_BOARD, action_of, over
 
 INF = math.inf
 
@@ -49,6 +49,12 @@ def size(position: str, window: tuple[float, float], pruning: bool, root: bool =
     return 2 + sum(per + s for s, _ in below) + (0 if cut else 1), 1 + sum(c for _, c in below)
 
 
+def bound(position: str, window: tuple[float, float]) -> str:
+    """ "=" when alpha-beta's call on `position` with `window` returns the exact minimax
+    value, "≤" or "≥" when only a bound (as the explorer's alpha-beta tree marks it)."""
+    return "=" if finished(position) else alphabeta(position, *window).bound
+
+
 def cuts(position: str, window: tuple[float, float]) -> bool:
     """Whether alpha-beta's call on `position` stops early (v reached β for MAX, α for MIN)."""
     returned = alphabeta(position, *window).returned
@@ -58,6 +64,15 @@ def cuts(position: str, window: tuple[float, float]) -> bool:
 def total(root: str, pruning: bool) -> tuple[int, int]:
     """(steps, calls) of the whole trace from `root`."""
     return size(root, (-INF, INF), pruning, True)
+
+
+@functools.cache
+def steps_with_empty_cells(empty: int, pruning: bool = False) -> tuple[int, int]:
+    """The fewest and the most steps of the trace from a live position with `empty` empty
+    cells, over every reachable one: what a board of that size costs to step through. Kept:
+    each count walks every such position (see docs/performance.md)."""
+    counts = [total(p, pruning)[0] for p in reachable(EMPTY_BOARD) if p.count(".") == empty and not finished(p)]
+    return min(counts), max(counts)
 
 
 def calls_plain(root: str) -> int:

@@ -25,11 +25,25 @@ from typing import NamedTuple
 
 from .position import utility
 from .pseudocode import MAX, MIN, ROOT
-from .subtrees import calls_plain, finished, kids, pruned_actions, size, step_of_call, to_move, total
+from .subtrees import bound, calls_plain, finished, kids, pruned_actions, size, step_of_call, to_move, total
 
-__all__ = ["MAX", "MIN", "ROOT", "Frame", "Step", "calls_plain", "finished", "step", "step_of_call", "to_move", "total"]
+__all__ = [
+    "MAX",
+    "MIN",
+    "ROOT",
+    "SHORT_GAME",
+    "Frame",
+    "Step",
+    "calls_plain",
+    "finished",
+    "step",
+    "step_of_call",
+    "to_move",
+    "total",
+]
 
 INF = math.inf
+SHORT_GAME = "X.O.X.O.."  # a game a few moves in, where a first trace starts: 675 steps, 302 with pruning
 
 
 class Frame(NamedTuple):
@@ -56,6 +70,7 @@ class Step(NamedTuple):
     action: tuple[int, int] | None = None  # the action being called (call) or that returned (back)
     pruned: tuple[tuple[int, int], ...] = ()  # the actions never searched (cut)
     below: int = 0  # the steps of the call about to be made (call)
+    bound: str = "="  # "=" when `returned` is exact, "≤" or "≥" when alpha-beta proved only a bound
 
     @property
     def top(self) -> Frame:
@@ -132,7 +147,7 @@ class _Walk:
             self.last = number - k + size(position, window, self.pruning, not self.frames)[0] - 1
             found = self.inside(k, position, action, call, window)
             if isinstance(found, Step):
-                return Step(number, found.event, found.frames, found.returned, found.action, found.pruned, found.below)
+                return found._replace(number=number)
             k, position, action, call, window = found
 
     def here(self, event, frame, **more) -> Step:
@@ -154,7 +169,7 @@ class _Walk:
                 self.frames.append(self.at(here, 6))
                 return k - 1, child, act, below, w
             k, below = k - 1 - steps, below + calls
-            found = self.after_child(k, here, act, returned)
+            found = self.after_child(k, here, act, (returned, self.bound(child, w)))
             if isinstance(found, Step):
                 return found
             k = found
@@ -170,7 +185,13 @@ class _Walk:
         """Every action tried: the return of v, or at the root of best_action."""
         if not self.frames:
             return self.here("return", self.at(here, 9), returned=here.best)
-        return self.here("return", self.at(here, 9 if self.pruning else 7), returned=here.v)
+        bound = self.bound(here.position, here.window)
+        return self.here("return", self.at(here, 9 if self.pruning else 7), returned=here.v, bound=bound)
+
+    def bound(self, position: str, window: tuple[float, float]) -> str:
+        """How what the call on `position` returns stands to its minimax value, as the
+        explorer's alpha-beta tree marks it: "=", or "≤" / "≥" for a bound."""
+        return bound(position, window) if self.pruning else "="
 
     def terminal(self, k, position, action, call, window) -> Step:
         """A finished game: the test (k = 0), then the return of its utility (None at the root)."""
@@ -178,22 +199,26 @@ class _Walk:
         frame = self.frame(position, action, call, 2 + k, None, window)
         return self.here("test" if k == 0 else "return", frame, returned=returned)
 
-    def after_child(self, k: int, here: _Call, action: tuple[int, int], returned: float) -> Step | int:
-        """The steps after a child returned, at offset `k` from the first: v takes its value
-        (back), then with pruning the cut or α/β's update (keep). The step, or the offset left."""
+    def after_child(self, k: int, here: _Call, action: tuple[int, int], back: tuple[float, str]) -> Step | int:
+        """The steps after a child returned (`back`: its value and bound), at offset `k` from
+        the first: v takes its value (back), then with pruning the cut or α/β's update (keep).
+        The step, or the offset left."""
+        returned, bound_back = back
         better = here.take(returned)
         if not self.frames:
             if better:
                 here.keep_best(action, self.pruning)
             if k == 0:
-                return self.here("back", self.at(here, 8 if better else 7), returned=returned, action=action)
+                line = 8 if better else 7
+                return self.here("back", self.at(here, line), returned=returned, action=action, bound=bound_back)
             return k - 1
         if k == 0:
-            return self.here("back", self.at(here, 6), returned=returned, action=action)
+            return self.here("back", self.at(here, 6), returned=returned, action=action, bound=bound_back)
         if not self.pruning:
             return k - 1
         if here.cuts():
             pruned = pruned_actions(here.position, here.window)
-            return self.here("cut", self.at(here, 7), returned=here.v, pruned=pruned)
+            cut_bound = self.bound(here.position, here.window)
+            return self.here("cut", self.at(here, 7), returned=here.v, pruned=pruned, bound=cut_bound)
         here.keep()
         return self.here("keep", self.at(here, 8)) if k == 1 else k - 2

@@ -14,7 +14,8 @@ from flask import Blueprint, Flask, Response, abort, redirect, render_template, 
 from ..core import answer as answers
 from ..core import search
 from ..core import tictactoe as ttt
-from ..core.bugs import BUGS, Bug, game, slower_wins, telling_position
+from ..core import trace as core_trace
+from ..core.bugs import BUGS, Bug, first_worse, game, slower_wins, telling_position
 from ..core.costs import moves, reachable
 from ..core.game import Game
 from ..core.judging import Judgement, judge
@@ -60,7 +61,14 @@ def bugs_shown():
         results = {side: result_text(Game.of_moves(cells)) for side, cells in played.items()}
         shown.append(BugShown(bug, text, judged, games, results))
     response = Response(
-        render_template("explore/bugs.html", shown=shown, slower=slower_wins(), outlook=outlook, cell=action_name)
+        render_template(
+            "explore/bugs.html",
+            shown=shown,
+            slower=slower_wins(),
+            no_depth_first=first_worse("no-depth")[0],
+            outlook=outlook,
+            cell=action_name,
+        )
     )
     return cached(response)
 
@@ -182,6 +190,8 @@ def helpers() -> dict:
         "shown": shown,
         "cell": action_name,
         "outlook": outlook,
+        "short_game": core_trace.SHORT_GAME,
+        "trace_steps": lambda text: core_trace.total(text, pruning=False)[0],
     }
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core import tictactoe as ttt
+from ..core.bugs import alternating  # the model the explorer's bugs page shows
 from ..core.costs import board, moves, over, to_move, utility
 from ..core.position import action_of
 from ..core.search import best_actions
@@ -28,15 +29,6 @@ class Pattern:
     text: str
     examples: tuple = ()  # (position, minimax's answer there) that show it
     drawn: str = ""  # one position to draw in the report
-
-
-@functools.cache
-def alternating(p: str, maximizing: bool) -> int:
-    """Minimax that alternates max and min from `maximizing`, whoever is to move."""
-    if over(p):
-        return utility(p)
-    values = [alternating(child, not maximizing) for _, child in moves(p)]
-    return max(values) if maximizing else min(values)
 
 
 @functools.cache

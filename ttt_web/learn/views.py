@@ -15,20 +15,22 @@ from ..core.position import EMPTY_BOARD, over
 from ..core.pseudocode import code
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import url_for
-from . import practice, words
+from . import path, practice, words
 
 bp = Blueprint("learn", __name__, url_prefix="/learn")
 CACHE = PUBLIC_FOR_A_DAY  # a page that depends on its URL alone
 POSITION_HELP = "A position is 9 characters read row by row: X, O or a dot for an empty cell, like X...O...."
 DEFAULT_LIMITED = "X...O...."
 FINISHED = "That game is over: depth-limited search needs a game still going, since a finished game is its utility."
-FIRST_TRACE = "X.O.X.O.."  # a few hundred steps, and alpha-beta prunes half of them
+FIRST_TRACE = core_trace.SHORT_GAME
 bp.register_blueprint(practice.bp)
+bp.register_blueprint(path.bp)
 
 
 @bp.get("/")
 def index():
-    return cached(render_template("learn/index.html", first=FIRST_TRACE))
+    """The path's six steps, those this session has done ticked: a page per visitor, not cached."""
+    return render_template("learn/index.html", first=FIRST_TRACE, **path.progress())
 
 
 @bp.get("/trace/")
@@ -38,14 +40,8 @@ def trace_pasted():
     try:
         position = parse(pasted)
     except BoardError as error:
-        page = render_template(
-            "learn/index.html",
-            first=FIRST_TRACE,
-            pasted=pasted,
-            paste_error=str(error),
-            pruning=request.args.get("pruning"),
-        )
-        return Response(page, status=400)
+        traced = path.STEPS[2]  # the step whose page holds this form
+        return path.step_page(traced, 400, pasted=pasted, paste_error=str(error), pruning=request.args.get("pruning"))
     endpoint = "learn.alphabeta" if request.args.get("pruning") else "learn.trace"
     return redirect(url_for(endpoint, text=position), 303)
 
@@ -154,6 +150,7 @@ def warm() -> None:
     and the practice positions, before the first visitor asks."""
     core_trace.total(EMPTY_BOARD, pruning=False)
     core_trace.total(EMPTY_BOARD, pruning=True)
+    path.traced_facts()  # step 3's sizes of a trace, over every board with 4 and 5 empty cells
     practice.drill.small_positions()
 
 

@@ -92,7 +92,8 @@ def returned(step: tr.Step, frame: tr.Frame, root: bool) -> str:
         return f"It returns UTILITY(state) = {number(step.returned)} (1 if X has won, {MINUS}1 if O has, else 0)."
     if root:
         return f"Every action is tried: minimax returns best_action = {action(step.returned)}, worth {number(frame.v)}."
-    return f"Every action is tried: {frame.function} returns v = {number(step.returned)} to its caller."
+    bounded = exactness(step.bound, step.returned)
+    return f"Every action is tried: {frame.function} returns v = {number(step.returned)} to its caller{bounded}."
 
 
 def called(step: tr.Step, frame: tr.Frame, root: bool) -> str:
@@ -105,14 +106,34 @@ def called(step: tr.Step, frame: tr.Frame, root: bool) -> str:
 
 
 def cut(step: tr.Step, frame: tr.Frame, root: bool) -> str:
-    if role(frame) == "MAX":
-        bound = f"v = {number(frame.v)} ≥ β = {number(frame.beta)}"
+    maximizing = role(frame) == "MAX"
+    v, limit = frame.v, frame.beta if maximizing else frame.alpha
+    other, name = ("MIN", "β") if maximizing else ("MAX", "α")
+    bound = f"v = {number(v)} {'≥' if maximizing else '≤'} {name} = {number(limit)}"
+    least = "at least" if maximizing else "at most"
+    why = f"{other} can already be sure of {number(limit)} on the path above, and this position is worth {least}"
+    why += f" {number(v)}"
+    if v == limit:
+        why += (
+            f", no better for {other}: {other} is indifferent to coming here, and what is left here cannot "
+            "change the value above"
+        )
     else:
-        bound = f"v = {number(frame.v)} ≤ α = {number(frame.alpha)}"
+        why += f", worse for {other}, so {other} would never let play come here"
+    returns = f"it returns v = {number(v)} now{exactness(step.bound, v)}"
     if not step.pruned:
-        return f"{bound}: the caller would never let play come here, so it returns v now; no action was left to prune."
+        return f"{bound}: {why}; {returns}. No action was left to prune."
     skipped = ", ".join(action(a) for a in step.pruned)
-    return f"{bound}: the caller would never let play come here, so it returns v now. Pruned: {skipped}."
+    return f"{bound}: {why}; {returns}. Pruned: {skipped}."
+
+
+def exactness(bound: str, value: float | None) -> str:
+    """After a value returned: nothing when it is exact, else which bound it is and why, in
+    the explorer's marks (≤ an upper bound, ≥ a lower one)."""
+    if bound == "=":
+        return ""
+    kind = "an upper" if bound == "≤" else "a lower"
+    return f", only {kind} bound: the value is {bound} {number(value)}, as moves were pruned at or below this call"
 
 
 def kept(step: tr.Step, frame: tr.Frame, root: bool) -> str:
@@ -131,6 +152,9 @@ def initial(step: tr.Step, frame: tr.Frame, root: bool) -> str:
 
 def came_back(step: tr.Step, frame: tr.Frame, root: bool) -> str:
     got = f"Action {action(step.action)} returned {number(step.returned)}"
+    if step.bound != "=":
+        kind = "an upper" if step.bound == "≤" else "a lower"
+        got += f" ({step.bound} {number(step.returned)}: only {kind} bound, as moves were pruned at or below that call)"
     if root:
         better = frame.best_action == step.action
         if better:

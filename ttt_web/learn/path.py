@@ -1,0 +1,146 @@
+"""The path through /learn/: six steps in the lecture's order, each a short page with one
+exercise and Next. The steps a student has done are kept in the session; only Next (a POST)
+or Start again (a POST) changes them, and every page shows them. No JavaScript needed."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from flask import Blueprint, abort, redirect, render_template, request, session
+
+from ..core import trace as core_trace
+from ..core.costs import moves, reachable, tree_size
+from ..core.position import EMPTY_BOARD, over, to_move
+from ..core.subtrees import steps_with_empty_cells
+from ..web.urls import url_for
+
+bp = Blueprint("path", __name__)
+KEY = "learn"  # the session's list of the steps done
+TREE_EXERCISE = "..XOOXOX."  # step 1's position: three empty cells, a game that may end early
+TREE_EMPTY_CELLS = (2, 3, 4)  # step 1 takes a position of these sizes, small enough to draw by hand
+
+
+class Step(NamedTuple):
+    number: int
+    slug: str
+    title: str
+    summary: str
+
+
+STEPS = (
+    Step(1, "tree", "The game tree", "Positions, actions and results, down to the finished games."),
+    Step(2, "values", "Backing up values", "Values from the leaves up: MAX takes the largest, MIN the smallest."),
+    Step(3, "traced", "MAX-VALUE and MIN-VALUE, traced", "The lecture's pseudocode, one line at a time."),
+    Step(4, "code", "Your tictactoe.py", "The seven functions, checked on every reachable position by the grader."),
+    Step(5, "alphabeta", "Alpha-beta pruning", "α and β, and the branches that need no search."),
+    Step(6, "limited", "Depth limits and evaluation", "Stop early, estimate, and see when the estimate misleads."),
+)
+
+
+def done() -> list[int]:
+    """The numbers of the steps this session has done, in order; [] when none (or the session
+    holds something else under the key)."""
+    kept = session.get(KEY)
+    if not isinstance(kept, list):
+        return []
+    return sorted({n for n in kept if type(n) is int and 1 <= n <= len(STEPS)})
+
+
+def next_step(finished: list[int]) -> Step | None:
+    """The first step not done yet; None when all are."""
+    return next((s for s in STEPS if s.number not in finished), None)
+
+
+def progress() -> dict:
+    """What every page of the path shows: the steps, those done, and the next one."""
+    finished = done()
+    return {"steps": STEPS, "done": finished, "next_step": next_step(finished)}
+
+
+def checked_step(number: int) -> Step:
+    if not 1 <= number <= len(STEPS):
+        abort(404, f"The path has steps 1 to {len(STEPS)}.")
+    return STEPS[number - 1]
+
+
+@bp.get("/step/<int:number>")
+def step(number: int):
+    return step_page(checked_step(number))
+
+
+def step_page(shown: Step, status: int = 200, **more):
+    """A step's page. Step 1's exercise is graded here, from its answers in the address."""
+    extra = FACTS[shown.slug]() if shown.slug in FACTS else {}
+    page = render_template(
+        "learn/step.html", step=shown, short_game=core_trace.SHORT_GAME, **progress(), **extra, **more
+    )
+    return page, status
+
+
+def traced_facts() -> dict:
+    """Step 3's figures: the steps of the traces it offers, and of boards of a few sizes."""
+    return {
+        "sizes": {n: steps_with_empty_cells(n) for n in (4, 5)},
+        "first_steps": core_trace.total(core_trace.SHORT_GAME, False)[0],
+        "empty_steps": core_trace.total(EMPTY_BOARD, False)[0],
+    }
+
+
+def alphabeta_facts() -> dict:
+    """Step 5's figures: the calls from the empty board, with and without pruning."""
+    return {"calls_plain": tree_size(EMPTY_BOARD), "calls_alphabeta": core_trace.total(EMPTY_BOARD, True)[1]}
+
+
+FACTS = {
+    "tree": lambda: {**tree_exercise(), "empty_tree": tree_size(EMPTY_BOARD)},
+    "traced": traced_facts,
+    "alphabeta": alphabeta_facts,
+}
+
+
+@bp.post("/step/<int:number>")
+def step_done(number: int):
+    """Next: the step counts as done, and the next one opens (the path's page after the last)."""
+    shown = checked_step(number)
+    finished = done()
+    if shown.number not in finished:
+        session[KEY] = sorted({*finished, shown.number})
+    if shown.number == len(STEPS):
+        return redirect(url_for("learn.index") + "#path", 303)
+    return redirect(url_for("learn.path.step", number=shown.number + 1), 303)
+
+
+@bp.post("/restart")
+def restart():
+    """Start again: the steps done are forgotten."""
+    if KEY in session:
+        session.pop(KEY)
+    return redirect(url_for("learn.index") + "#path", 303)
+
+
+class TreeAnswer(NamedTuple):
+    name: str  # the form's field
+    given: str  # as typed
+    truth: int
+
+    @property
+    def right(self) -> bool:
+        return self.given.strip() == str(self.truth)
+
+
+def tree_exercise() -> dict:
+    """Step 1's exercise: a small position, how many positions its game tree holds and how many
+    of them are finished games; graded when the answers come in the address (`check`)."""
+    position = request.args.get("position", TREE_EXERCISE)
+    if position not in reachable(EMPTY_BOARD) or over(position) or position.count(".") not in TREE_EMPTY_CELLS:
+        abort(400, "Step 1 takes a game not yet over with 2 to 4 empty cells, 9 characters row by row, like ..XOOXOX.")
+    answers = None
+    if "check" in request.args:
+        truths = {"positions": tree_size(position), "leaves": leaves(position)}
+        answers = [TreeAnswer(name, request.args.get(name, "")[:9], truth) for name, truth in truths.items()]
+    return {"position": position, "mover": to_move(position), "answers": answers}
+
+
+def leaves(position: str) -> int:
+    """The finished games in the tree below `position`: its leaves."""
+    return 1 if over(position) else sum(leaves(child) for _, child in moves(position))
