@@ -127,8 +127,7 @@ def settings(instance_path: str) -> dict:
         HTTPS=https,
         MAX_CONTENT_LENGTH=16 * 1024,
         MAX_SESSIONS=int(os.environ.get("TTT_MAX_SESSIONS", "100000")),
-        NEW_SESSION_LIMIT=os.environ.get("TTT_NEW_SESSION_LIMIT", "60 per minute; 1000 per day"),  # per address
-        NEW_SESSION_SITE_LIMIT=os.environ.get("TTT_NEW_SESSION_SITE_LIMIT", "600 per minute"),  # all addresses
+        NEW_SESSION_LIMIT=os.environ.get("TTT_NEW_SESSION_LIMIT", "60 per minute; 1000 per day"),  # per /24 or /64
         KEEP_RECENT_HOURS=float(os.environ.get("TTT_KEEP_RECENT_HOURS", "24")),  # a full store evicts none newer
         PROXY_HOPS=int(os.environ.get("TTT_PROXY_HOPS", "0")),
         ROOM_IDLE_HOURS=float(os.environ.get("TTT_ROOM_IDLE_HOURS", "24")),
@@ -139,7 +138,7 @@ def settings(instance_path: str) -> dict:
         STREAM_SECONDS=float(os.environ.get("TTT_STREAM_SECONDS", "300")),  # then the browser reconnects
         HEARTBEAT_SECONDS=float(os.environ.get("TTT_HEARTBEAT_SECONDS", "15")),  # keeps proxies from closing a stream
         STREAMS=int(os.environ.get("TTT_STREAMS", "250")),  # per process: a quarter of gunicorn.conf's connections
-        STREAMS_PER_ADDRESS=int(os.environ.get("TTT_STREAMS_PER_ADDRESS", "50")),  # per process
+        STREAMS_PER_NETWORK=int(os.environ.get("TTT_STREAMS_PER_NETWORK", "25")),  # per process, /24 or /64
         STREAMS_PER_ROOM=int(os.environ.get("TTT_STREAMS_PER_ROOM", "16")),  # per process
         STREAM_RELOAD_SECONDS=float(os.environ.get("TTT_STREAM_RELOAD_SECONDS", "10")),  # a refused stream: reload then
     )
