@@ -33,10 +33,10 @@ class NginxTemplate(string.Template):
 
 def settings() -> dict[str, str]:
     """The per-client bounds of deploy/nginx.conf, from the environment (docs/configuration.md)."""
-    rate = int(os.environ.get("TTT_PROXY_REQUESTS_PER_SECOND", "10"))
+    rate = int(os.environ.get("TTT_PROXY_REQUESTS_PER_SECOND", "20"))
     return {
         "requests_per_second": str(rate),
-        "burst": os.environ.get("TTT_PROXY_BURST", str(4 * rate)),
+        "burst": os.environ.get("TTT_PROXY_BURST", str(2 * rate)),
         "in_flight": os.environ.get("TTT_PROXY_IN_FLIGHT", "40"),
         "worker_processes": os.environ.get("TTT_PROXY_WORKERS", "auto"),
     }
