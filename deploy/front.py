@@ -38,6 +38,8 @@ def settings() -> dict[str, str]:
         "requests_per_second": str(rate),
         "burst": os.environ.get("TTT_PROXY_BURST", str(2 * rate)),
         "in_flight": os.environ.get("TTT_PROXY_IN_FLIGHT", "40"),
+        "streams_per_second": os.environ.get("TTT_PROXY_STREAMS_PER_SECOND", "1"),
+        "stream_burst": os.environ.get("TTT_PROXY_STREAM_BURST", "20"),
         "worker_processes": os.environ.get("TTT_PROXY_WORKERS", "auto"),
     }
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import contextlib
 import http.client
 import random
-import statistics
 import selectors
 import socket
+import statistics
 import threading
 import time
 from urllib.parse import urlencode, urlsplit
