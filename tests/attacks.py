@@ -348,6 +348,20 @@ def chunked_post(base: str, size: int, source: str = "127.8.0.1") -> int:
 FORM = "application/x-www-form-urlencoded"
 
 
+class ChunkedBodies(Background):
+    """`count` clients (127.8.n.1), each posting 4 MB chunked bodies to /new one after another;
+    `statuses` counts the answers."""
+
+    def __init__(self, base: str, count: int = 4, size: int = 4_000_000) -> None:
+        super().__init__(count)
+        self.base, self.size = base, size
+        self.statuses: dict[int, int] = {}
+
+    def _work(self, n: int) -> None:
+        status = chunked_post(self.base, self.size, source=f"127.8.{n}.1")
+        self.statuses[status] = self.statuses.get(status, 0) + 1
+
+
 def newcomer_served(base: str, source: str, seconds: float = 5) -> bool:
     """Whether someone new (no cookie, an address of their own) gets the board in `seconds`."""
     try:
