@@ -92,12 +92,14 @@ def serve(host: str, port: int) -> int:
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
     try:
-        children.append(subprocess.Popen(gunicorn_command, cwd=ROOT, env=env))
+        # Each child in a process group of its own: ctrl-C reaches this process only, which
+        # stops gunicorn gracefully (SIGTERM) rather than its workers each taking the SIGINT.
+        children.append(subprocess.Popen(gunicorn_command, cwd=ROOT, env=env, process_group=0))
         wait_for_socket(sock, children[0])
         config = run_dir / "nginx.conf"
         config.write_text(nginx_config(run_dir, listen_address(host, port), f"unix:{sock}"))
         nginx = [nginx_binary(), "-p", str(run_dir), "-c", str(config), "-e", "stderr", "-g", "daemon off;"]
-        children.append(subprocess.Popen(nginx, cwd=run_dir))
+        children.append(subprocess.Popen(nginx, cwd=run_dir, process_group=0))
         print(f"Serving on http://{listen_address(host, port)} (nginx, then gunicorn on {sock})", flush=True)
         while not stopping and all(child.poll() is None for child in children):
             time.sleep(0.2)
