@@ -41,6 +41,7 @@ def settings() -> dict[str, str]:
         "streams_per_second": os.environ.get("TTT_PROXY_STREAMS_PER_SECOND", "1"),
         "stream_burst": os.environ.get("TTT_PROXY_STREAM_BURST", "20"),
         "worker_processes": os.environ.get("TTT_PROXY_WORKERS", "auto"),
+        "log_level": os.environ.get("TTT_PROXY_LOG_LEVEL", "crit"),
     }
 
 

@@ -330,14 +330,18 @@ def median_ms(took: list[float | None]) -> str:
     return f"{statistics.median(served) * 1000:.0f} ms" if served else "-"
 
 
-def chunked_post(base: str, size: int, source: str = "127.8.0.1") -> int:
-    """The status of a POST to /new whose body of `size` bytes is sent in 64 KiB chunks."""
+def chunked_body(size: int) -> list[bytes]:
+    """A form of `size` bytes in 64 KiB chunks."""
+    body = b"mode=ai&x=" + b"x" * (size - 10)
+    return [body[i : i + 65536] for i in range(0, size, 65536)]
+
+
+def chunked_post(base: str, chunks: list[bytes], source: str = "127.8.0.1") -> int:
+    """The status of a POST to /new whose body is sent in `chunks` (Transfer-Encoding: chunked)."""
     parts = urlsplit(base)
     connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10, source_address=(source, 0))
-    body = b"mode=ai&x=" + b"x" * (size - 10)
-    chunks = (body[i : i + 65536] for i in range(0, size, 65536))
     try:
-        connection.request("POST", "/new", body=chunks, encode_chunked=True, headers={"Content-Type": FORM})
+        connection.request("POST", "/new", body=iter(chunks), encode_chunked=True, headers={"Content-Type": FORM})
         return connection.getresponse().status
     except (BrokenPipeError, ConnectionResetError):  # refused before the whole body was sent
         return connection.getresponse().status
@@ -354,11 +358,11 @@ class ChunkedBodies(Background):
 
     def __init__(self, base: str, count: int = 4, size: int = 4_000_000) -> None:
         super().__init__(count)
-        self.base, self.size = base, size
+        self.base, self.chunks = base, chunked_body(size)
         self.statuses: dict[int, int] = {}
 
     def _work(self, n: int) -> None:
-        status = chunked_post(self.base, self.size, source=f"127.8.{n}.1")
+        status = chunked_post(self.base, self.chunks, source=f"127.8.{n}.1")
         self.statuses[status] = self.statuses.get(status, 0) + 1
 
 

@@ -121,6 +121,7 @@ def test_newcomers_play_while_250_networks_make_sessions(tmp_path):
 
 def test_a_chunked_body_of_4_mb_is_refused_by_the_proxy(tmp_path):
     with servers.make_run(servers.app_env(tmp_path)) as base, attacks.Players(base) as players:
-        statuses = [attacks.chunked_post(base, 4_000_000, source=f"127.8.0.{n + 1}") for n in range(20)]
+        body = attacks.chunked_body(4_000_000)
+        statuses = [attacks.chunked_post(base, body, source=f"127.8.0.{n + 1}") for n in range(20)]
         assert players.count_for(1) > 0
     assert set(statuses) == {413}, statuses
