@@ -5,6 +5,7 @@ import http.client
 import os
 import re
 import signal
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -130,3 +131,19 @@ def test_ctrl_c_stops_nginx_and_gunicorn(tmp_path):
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
+
+
+def test_a_refused_stream_closes_its_connection_and_head_on_a_stream_is_answered(tmp_path):
+    """Every stream refused (no place in any room): the 503 ends the connection, though the
+    client asked to keep it alive; HEAD gets the stream's headers."""
+    with servers.make_run(servers.app_env(tmp_path, TTT_STREAMS_PER_ROOM="0")) as base:
+        events = servers.HttpClient(base).post("/room/new").headers["Location"] + "/events"
+        port = int(base.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=3) as sock:  # nginx idles 5 s
+            sock.sendall(f"GET {events} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n".encode())
+            answer = b""
+            while chunk := sock.recv(65536):  # until the server closes
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 503") and b"Retry-After: 10" in answer
+        head = servers.HttpClient(base).request("HEAD", events)
+        assert head.status_code == 200 and head.headers["Content-Type"].startswith("text/event-stream")
