@@ -81,7 +81,7 @@ def serve(host: str, port: int) -> int:
     run_dir = Path(tempfile.mkdtemp(prefix="ttt-run-"))
     run_dir.chmod(0o711)  # nginx's workers connect to the socket inside
     sock = run_dir / "gunicorn.sock"
-    env = {"TTT_PROXY_HOPS": "1", **os.environ}  # the client's address: nginx's X-Forwarded-For
+    env = {**os.environ, "TTT_PROXY_HOPS": "1"}  # the client's address: nginx's X-Forwarded-For, which it sets alone
     gunicorn_command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")]
     gunicorn_command += ["--bind", f"unix:{sock}", "--access-logfile", "-", "wsgi:app"]
     children: list[subprocess.Popen] = []
