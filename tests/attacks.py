@@ -19,6 +19,8 @@ from urllib.parse import urlencode, urlsplit
 from tests import judge, servers
 from tests.conftest import Player
 
+RETRY_PAUSE = 0.1  # seconds a client waits after a failed request before its next: no spinning on 429s
+
 
 class Background:
     """Threads that run `_work(n)` until `__exit__`; `done[n]` counts what each finished."""
@@ -47,6 +49,7 @@ class Background:
             except (OSError, http.client.HTTPException, AssertionError) as exc:
                 failure = f"{type(exc).__name__}: {str(exc)[:80]}"
                 self.failures[failure] = self.failures.get(failure, 0) + 1
+                self.stopping.wait(RETRY_PAUSE)  # as a person would: not again at once (a 429 past the rate)
 
     def _work(self, n: int) -> None:
         raise NotImplementedError
