@@ -99,7 +99,7 @@ def test_idle_keep_alives_from_twelve_addresses_leave_players_their_moves(tmp_pa
             newcomers = attacks.newcomers_playing(base, 5)
             held = flood.open
     print(f"players alone {alone}, under 12 x 400 keep-alives {attacked}, held {held}, newcomers {newcomers}")
-    assert held > 4000  # the flood was held, not refused
+    assert held > 2400  # the flood was held, not refused (a connection idle past 5 s is closed, and opened again)
     assert attacked >= alone / 2, (alone, attacked, players.failures)
     assert attacks.served_share(newcomers) == 1, newcomers
 
