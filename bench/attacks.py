@@ -16,7 +16,7 @@ median time. The attacks (issues #31, #43):
   /robots.txt every 4 s;
 - sessions from 250 networks: first moves with no cookie from 250 addresses, each on a
   network of its own, 16 at a time, as fast as the server answers;
-- chunked bodies: 4 clients posting 4 MB chunked bodies to /new, one after another.
+- chunked bodies: 20 addresses, each posting a 4 MB chunked body to /new every second.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ ATTACKS = {
     "streams 20 x 50 (retry after 1 s)": streams(20, 50, 1),
     "keep-alives 12 x 400": lambda base: attacks.KeepAliveFlood(base, addresses=12, per_address=400),
     "sessions from 250 networks": lambda base: attacks.SessionFlood(base, addresses=250, count=16),
-    "4 MB chunked bodies": lambda base: attacks.ChunkedBodies(base, 4),
+    "4 MB chunked bodies": lambda base: attacks.ChunkedBodies(base, 20, pause=1),
 }
 
 

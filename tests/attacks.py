@@ -356,17 +356,18 @@ FORM = "application/x-www-form-urlencoded"
 
 
 class ChunkedBodies(Background):
-    """`count` clients (127.8.n.1), each posting 4 MB chunked bodies to /new one after another;
-    `statuses` counts the answers."""
+    """`count` clients (127.8.n.1), each posting a 4 MB chunked body to /new every `pause`
+    seconds; `statuses` counts the answers."""
 
-    def __init__(self, base: str, count: int = 4, size: int = 4_000_000) -> None:
+    def __init__(self, base: str, count: int = 20, size: int = 4_000_000, pause: float = 1.0) -> None:
         super().__init__(count)
-        self.base, self.chunks = base, chunked_body(size)
+        self.base, self.chunks, self.pause = base, chunked_body(size), pause
         self.statuses: dict[int, int] = {}
 
     def _work(self, n: int) -> None:
         status = chunked_post(self.base, self.chunks, source=f"127.8.{n}.1")
         self.statuses[status] = self.statuses.get(status, 0) + 1
+        self.stopping.wait(self.pause)
 
 
 def newcomer_served(base: str, source: str, seconds: float = 5) -> bool:
