@@ -3,14 +3,15 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-SYSTEM_PACKAGES := chromium redis-server fonts-dejavu-core
+SYSTEM_PACKAGES := chromium redis-server nginx fonts-dejavu-core
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test check lint format system-packages bench clean
+.PHONY: run test check lint format system-packages nginx bench clean
 
-run: $(VENV)/.run-installed
-	$(VENV)/bin/gunicorn -c gunicorn.conf.py --bind $(HOST):$(PORT) --access-logfile - wsgi:app
+# nginx on HOST:PORT in front of gunicorn on a unix socket (deploy/front.py, deploy/nginx.conf); ctrl-C stops both.
+run: $(VENV)/.run-installed nginx
+	$(PY) deploy/front.py --host $(HOST) --port $(PORT)
 
 test: lint system-packages
 	$(PY) -m pytest
@@ -51,9 +52,16 @@ $(VENV)/.test-installed: requirements.txt requirements-dev.txt | $(PY)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@ $(VENV)/.run-installed
 
-# Debian packages the suite drives: Chromium (browser tests) and redis-server (Redis tests).
+# nginx, the front of `make run` (it lives in /usr/sbin, outside a user's PATH).
+nginx:
+	@if ! PATH="$$PATH:/usr/sbin" command -v nginx >/dev/null; then \
+		echo "Installing nginx with apt-get"; \
+		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q nginx; \
+	fi
+
+# Debian packages the suite drives: Chromium (browser tests), redis-server (Redis tests), nginx (make run).
 system-packages:
-	@if ! command -v chromium >/dev/null || ! command -v redis-server >/dev/null || ! fc-list 2>/dev/null | grep -qi dejavu; then \
+	@if ! command -v chromium >/dev/null || ! command -v redis-server >/dev/null || ! PATH="$$PATH:/usr/sbin" command -v nginx >/dev/null || ! fc-list 2>/dev/null | grep -qi dejavu; then \
 		echo "Installing $(SYSTEM_PACKAGES) with apt-get"; \
 		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q $(SYSTEM_PACKAGES); \
 	fi

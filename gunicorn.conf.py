@@ -13,7 +13,7 @@ import os
 import shutil
 import tempfile
 
-worker_class = "ttt_web.server.worker.Worker"  # gevent's, with a bound per client address (see there)
+worker_class = "ttt_web.server.worker.Worker"  # gevent's, ending streams at once on a stop (see there)
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_connections = int(os.environ.get("TTT_WORKER_CONNECTIONS", "1000"))  # open connections per worker
 keepalive = 5  # seconds a client has to send a request's headers (gevent), and to idle between requests

@@ -26,9 +26,7 @@ def resident_kb() -> int:
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         many = "1000000 per minute"
-        app = create_app(
-            {"SECRET_KEY": "m", "DATABASE": tmp + "/db", "NEW_SESSION_LIMIT": many, "NEW_SESSION_SITE_LIMIT": many}
-        )
+        app = create_app({"SECRET_KEY": "m", "DATABASE": tmp + "/db", "NEW_SESSION_LIMIT": many})
         app.test_client().get("/")
         gc.collect()
         before = resident_kb()

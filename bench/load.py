@@ -133,7 +133,6 @@ def main() -> None:
         stack.callback(redis.stop)
         every_player_new = {
             "TTT_NEW_SESSION_LIMIT": "1000000 per minute",
-            "TTT_NEW_SESSION_SITE_LIMIT": "1000000 per minute",
         }  # they all share one address
         bases = {
             "bare Flask": stack.enter_context(servers.gunicorn({}, app="bench.bare_app:app")),

@@ -29,7 +29,7 @@ from ttt_web.app import create_app
 
 AREAS = [
     ("the template (Jinja, MarkupSafe)", ("jinja2", "markupsafe", "/templates/")),
-    ("Flask-Limiter", ("flask_limiter", "/limits/", "web/limits.py")),
+    ("the rate limits", ("/limits/", "web/limits.py", "web/limit_storage.py")),
     (
         "the session: store read and write, JSON, session object, cookie",
         ("sessions.py", "store/", "flask_session", "json", "sqlite3", "/redis/", "http/cookies", "sansio/http.py"),

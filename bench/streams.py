@@ -1,7 +1,8 @@
 """Live rooms under load, run by hand: python bench/streams.py [--streams 1000] [--moves 40]
 
-`make run` (gevent workers, SQLite) holds N open event streams (one client process, raw
-sockets from 250 loopback addresses: the server bounds connections per address), while two
+`make run` (nginx in front of gevent workers, SQLite) holds N open event streams (one client
+process, raw sockets each from a network of its own: the proxy and the app bound streams per
+client and per network), while two
 players play: each move's time from the request to its arrival on the other player's
 stream, and a third player's page load and move. Then the same on docs/deploy.md's Redis setup
 with two gunicorn instances: the move made on one, the streams held by the other. The
@@ -35,7 +36,6 @@ from tests.test_rooms import Seat  # noqa: E402
 UNLIMITED = {
     "TTT_NEW_ROOM_LIMIT": "100000 per minute",
     "TTT_NEW_SESSION_LIMIT": "100000 per minute",
-    "TTT_NEW_SESSION_SITE_LIMIT": "100000 per minute",
 }
 
 
@@ -47,7 +47,7 @@ class Streams:
         self.selector = selectors.DefaultSelector()
         self.open = 0
         for n, path in enumerate(paths):
-            sock = servers.connect_from((parts.hostname, parts.port), n)
+            sock = servers.connect_from((parts.hostname, parts.port), n, f"127.{11 + n // 250}.{n % 250}.1")
             sock.sendall(f"GET {path} HTTP/1.0\r\nHost: {parts.netloc}\r\n\r\n".encode())
             sock.setblocking(False)
             self.selector.register(sock, selectors.EVENT_READ)
@@ -179,17 +179,17 @@ def main() -> None:
 
 
 def master_of_make_run(base: str) -> None:
-    """`make run`'s gunicorn: the process listening on the port, for the workers' memory."""
-    port = urlsplit(base).port
+    """`make run`'s gunicorn: the child of deploy/front.py serving this port, for the workers' memory."""
+    port = str(urlsplit(base).port).encode()
     for status in Path("/proc").glob("[0-9]*/cmdline"):
         with contextlib.suppress(OSError):
             command = status.read_bytes().split(b"\0")
-            if b"gunicorn" in b" ".join(command) and f":{port}".encode() in b" ".join(command):
-                pid = int(status.parent.name)
-                parent = int(Path(f"/proc/{pid}/stat").read_text().split()[3])
-                if b"gunicorn" not in Path(f"/proc/{parent}/cmdline").read_bytes():
-                    servers.MASTERS[base] = pid
-                    return
+            if any(part.endswith(b"deploy/front.py") for part in command) and port in command:
+                pid = status.parent.name
+                for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+                    if b"gunicorn" in Path(f"/proc/{child}/cmdline").read_bytes():
+                        servers.MASTERS[base] = int(child)
+                        return
     raise RuntimeError("make run's gunicorn was not found")
 
 

@@ -175,7 +175,6 @@ def serve(stack: contextlib.ExitStack, tmp: Path) -> dict[str, str]:
     stack.callback(redis.stop)
     many = {
         "TTT_NEW_SESSION_LIMIT": "1000000 per minute",
-        "TTT_NEW_SESSION_SITE_LIMIT": "1000000 per minute",
     }  # every player comes from one address
     apps = {
         "bare Flask": ({}, "bench.bare_app:app"),

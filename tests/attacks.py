@@ -1,20 +1,25 @@
 """Attacks on a real server and the players they must not stop, for tests/test_attacks.py and
 bench/attacks.py: eight players moving as fast as they can, each from a loopback address of
-its own; a flood of review pictures; a flood of event streams; a newcomer's first page; and a
-replay of every stored game by the independent judge."""
+its own; floods of review pictures, of event streams, of idle keep-alive connections and of
+new sessions from many networks; a newcomer's first page and first move; and a replay of
+every stored game by the independent judge."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import random
 import selectors
 import socket
+import statistics
 import threading
 import time
 from urllib.parse import urlencode, urlsplit
 
 from tests import judge, servers
 from tests.conftest import Player
+
+RETRY_PAUSE = 0.1  # seconds a client waits after a failed request before its next: no spinning on 429s
 
 
 class Background:
@@ -44,6 +49,7 @@ class Background:
             except (OSError, http.client.HTTPException, AssertionError) as exc:
                 failure = f"{type(exc).__name__}: {str(exc)[:80]}"
                 self.failures[failure] = self.failures.get(failure, 0) + 1
+                self.stopping.wait(RETRY_PAUSE)  # as a person would: not again at once (a 429 past the rate)
 
     def _work(self, n: int) -> None:
         raise NotImplementedError
@@ -125,7 +131,8 @@ class PictureFlood(Background):
 
 
 class StreamFlood:
-    """`per_address` event streams from each of `addresses` addresses (127.0.4.x) over
+    """`per_address` event streams from each of `addresses` addresses (127.4.a.1: each a
+    network of its own) over
     `paths` (rooms' events), held open and read; each one the server closes or refuses is
     opened again `pause` seconds later, so the flood never lets up. `refused` counts the
     answers that were not a stream (429, 503)."""
@@ -139,7 +146,7 @@ class StreamFlood:
         self.address, self.netloc = (parts.hostname, parts.port), parts.netloc
         self.paths = paths
         self.plan = [
-            (f"127.0.4.{a + 1}", paths[(a * per_address + n) % len(paths)])
+            (f"127.4.{a}.1", paths[(a * per_address + n) % len(paths)])
             for a in range(addresses)
             for n in range(per_address)
         ]
@@ -203,6 +210,164 @@ class StreamFlood:
                 else:
                     later.append((when, n))
             self.again = later
+
+
+class KeepAliveFlood:
+    """`per_address` keep-alive connections from each of `addresses` addresses (127.7.a.1),
+    each asking for /robots.txt every `interval` seconds and idle in between; a connection
+    the server closes is opened again in the next round. One thread, one selector: the
+    flood's own cost stays small beside the players' (same process)."""
+
+    REQUEST = b"GET /robots.txt HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+
+    def __init__(self, base: str, addresses: int = 12, per_address: int = 400, interval: float = 4.0) -> None:
+        parts = urlsplit(base)
+        self.address = (parts.hostname, parts.port)
+        self.sources = [f"127.7.{a}.1" for a in range(addresses) for _ in range(per_address)]
+        self.interval = interval
+        self.sockets: list[socket.socket | None] = [None] * len(self.sources)
+        self.selector = selectors.DefaultSelector()
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+        self.answers = 0
+
+    def __enter__(self) -> KeepAliveFlood:
+        self._round()
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stopping.set()
+        self.thread.join()
+        for n in range(len(self.sockets)):
+            self._close(n)
+        self.selector.close()
+
+    @property
+    def open(self) -> int:
+        return sum(sock is not None for sock in self.sockets)
+
+    def _round(self) -> None:
+        """Each connection asks once (opened first if it is not open)."""
+        for n, sock in enumerate(self.sockets):
+            try:
+                if sock is None:
+                    sock = socket.create_connection(self.address, timeout=2, source_address=(self.sources[n], 0))
+                    sock.setblocking(False)
+                    self.sockets[n] = sock
+                    self.selector.register(sock, selectors.EVENT_READ, n)
+                sock.send(self.REQUEST)
+            except OSError:
+                self._close(n)
+
+    def _close(self, n: int) -> None:
+        sock, self.sockets[n] = self.sockets[n], None
+        if sock is not None:
+            with contextlib.suppress(KeyError, ValueError):
+                self.selector.unregister(sock)
+            sock.close()
+
+    def _loop(self) -> None:
+        next_round = time.monotonic() + self.interval
+        while not self.stopping.is_set():
+            for key, _ in self.selector.select(0.1):
+                try:
+                    data = key.fileobj.recv(65536)
+                except OSError:
+                    data = b""
+                if data:
+                    self.answers += 1
+                else:
+                    self._close(key.data)
+            if time.monotonic() >= next_round:
+                next_round += self.interval
+                self._round()
+
+
+class SessionFlood(Background):
+    """First moves with no cookie, each making a session, from `addresses` addresses (127.10.a.1,
+    each a network of its own) in turn, `count` at a time, as fast as the server answers;
+    `statuses` counts the answers."""
+
+    def __init__(self, base: str, addresses: int = 250, count: int = 16) -> None:
+        super().__init__(count)
+        parts = urlsplit(base)
+        self.address = (parts.hostname, parts.port)
+        self.addresses = addresses
+        self.statuses: dict[int, int] = {}
+
+    def _work(self, n: int) -> None:
+        source = f"127.10.{(self.done[n] * len(self.done) + n) % self.addresses}.1"
+        connection = http.client.HTTPConnection(*self.address, timeout=10, source_address=(source, 0))
+        try:
+            connection.request("GET", f"/move?n=0&row={n % 3}&col={self.done[n] % 3}")
+            response = connection.getresponse()
+            response.read()
+        finally:
+            connection.close()
+        self.statuses[response.status] = self.statuses.get(response.status, 0) + 1
+
+
+def newcomers_playing(base: str, count: int, seconds: float = 5) -> list[float | None]:
+    """`count` newcomers one after another, each from a network of its own (127.5.n.1): how
+    long each took to load the board and play its first move (None: refused or too slow)."""
+    took: list[float | None] = []
+    for n in range(count):
+        start = time.monotonic()
+        try:
+            player = Player(servers.HttpClient(base, timeout=seconds, source=f"127.5.{n}.1"))
+            page = player.move(1, 1)
+            played = page.marks.count(".") <= 8 and time.monotonic() - start <= seconds
+        except (OSError, http.client.HTTPException, AssertionError):
+            played = False
+        took.append(time.monotonic() - start if played else None)
+    return took
+
+
+def served_share(took: list[float | None]) -> float:
+    return sum(t is not None for t in took) / len(took)
+
+
+def median_ms(took: list[float | None]) -> str:
+    served = [t for t in took if t is not None]
+    return f"{statistics.median(served) * 1000:.0f} ms" if served else "-"
+
+
+def chunked_body(size: int) -> list[bytes]:
+    """A form of `size` bytes in 64 KiB chunks."""
+    body = b"mode=ai&x=" + b"x" * (size - 10)
+    return [body[i : i + 65536] for i in range(0, size, 65536)]
+
+
+def chunked_post(base: str, chunks: list[bytes], source: str = "127.8.0.1") -> int:
+    """The status of a POST to /new whose body is sent in `chunks` (Transfer-Encoding: chunked)."""
+    parts = urlsplit(base)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10, source_address=(source, 0))
+    try:
+        connection.request("POST", "/new", body=iter(chunks), encode_chunked=True, headers={"Content-Type": FORM})
+        return connection.getresponse().status
+    except (BrokenPipeError, ConnectionResetError):  # refused before the whole body was sent
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+FORM = "application/x-www-form-urlencoded"
+
+
+class ChunkedBodies(Background):
+    """`count` clients (127.8.n.1), each posting a 4 MB chunked body to /new every `pause`
+    seconds; `statuses` counts the answers."""
+
+    def __init__(self, base: str, count: int = 20, size: int = 4_000_000, pause: float = 1.0) -> None:
+        super().__init__(count)
+        self.base, self.chunks, self.pause = base, chunked_body(size), pause
+        self.statuses: dict[int, int] = {}
+
+    def _work(self, n: int) -> None:
+        status = chunked_post(self.base, self.chunks, source=f"127.8.{n}.1")
+        self.statuses[status] = self.statuses.get(status, 0) + 1
+        self.stopping.wait(self.pause)
 
 
 def newcomer_served(base: str, source: str, seconds: float = 5) -> bool:

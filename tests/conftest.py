@@ -89,7 +89,6 @@ def live_server(tmp_path_factory):
     env = {
         "TTT_INSTANCE_DIR": str(tmp_path_factory.mktemp("instance")),
         "TTT_NEW_SESSION_LIMIT": "100000 per minute",
-        "TTT_NEW_SESSION_SITE_LIMIT": "100000 per minute",
         "TTT_NEW_ROOM_LIMIT": "100000 per minute",
     }
     with servers.gunicorn(env, workers=2) as base:

@@ -383,35 +383,6 @@ def connect_from(address: tuple[str, int], n: int, source: str | None = None) ->
     return socket.create_connection(address, timeout=5, source_address=(source, 0))
 
 
-class IdleKeepAlives(BackgroundConnections):
-    """`count` keep-alive connections from one address, each asking for /robots.txt every
-    `interval` seconds and idle in between; a connection the server closes is opened again."""
-
-    REQUEST = b"GET /robots.txt HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-
-    def __init__(self, base: str, count: int, source: str = "127.0.0.2", interval: float = 4.0) -> None:
-        super().__init__(base, count, interval)
-        self.source = source
-
-    def _tick(self) -> None:
-        for n, sock in enumerate(self.sockets):
-            try:
-                if sock is None:
-                    sock = self.sockets[n] = connect_from(self.address, n, self.source)
-                sock.sendall(self.REQUEST)
-                sock.settimeout(0.05)
-                if not sock.recv(65536):
-                    raise OSError("closed")
-            except OSError:  # refused, closed or slow: try again next round
-                if sock is not None:
-                    sock.close()
-                self.sockets[n] = None
-
-    @property
-    def open(self) -> int:
-        return sum(sock is not None for sock in self.sockets)
-
-
 class EventStream:
     """One event stream (server-sent events) read over a raw socket by a thread of its own:
     the status, the headers, and each event as a dict (its fields, with "at": when it came,

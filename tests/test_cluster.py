@@ -23,7 +23,6 @@ pytestmark = pytest.mark.server
 
 UNLIMITED = {
     "TTT_NEW_SESSION_LIMIT": "100000 per minute",
-    "TTT_NEW_SESSION_SITE_LIMIT": "100000 per minute",
     "TTT_NEW_ROOM_LIMIT": "100000 per minute",
 }
 SESSIONS = Table("sessions", 0)  # only its name matters to find a record's key
@@ -95,7 +94,7 @@ def test_limits_and_caps_hold_across_the_cluster(tmp_path, redis_cluster):
     """Through both instances: the limit on new sessions per address, the cap on rooms (full of
     rooms played in today: a new one is refused) and the cap on sessions (full of games played
     today: a newcomer is refused, on either instance)."""
-    limits = {"TTT_NEW_SESSION_LIMIT": "3 per minute", "TTT_NEW_SESSION_SITE_LIMIT": "100000 per minute"}
+    limits = {"TTT_NEW_SESSION_LIMIT": "3 per minute"}
     caps = {"TTT_NEW_ROOM_LIMIT": "100000 per minute", "TTT_MAX_SESSIONS": "8", "TTT_MAX_ROOMS": "2"}
     store = RedisStore(connect(redis_cluster.url, 2, 2))
     for table in ("sessions", "rooms"):  # this test's caps count every record of the cluster

@@ -172,3 +172,30 @@ def test_a_move_in_one_process_reaches_a_stream_in_another(tmp_path, redis_serve
             answered = time.monotonic()
             arrived = guests.wait_for(2)[-1]
         assert arrived["event"] == "room" and prompt(arrived["at"] - answered, answered - sent)
+
+
+def test_head_on_a_stream_answers_its_headers_and_takes_no_place(app):
+    host, _ = test_rooms.pair(app)
+    response = app.test_client().head(f"{host.path}/events")
+    assert response.status_code == 200 and response.mimetype == "text/event-stream" and not response.data
+    assert response.headers["X-Accel-Buffering"] == "no"
+    assert not app.extensions["ttt.streams"].slots
+    assert app.test_client().head("/room/AAAAAAAAAAAAAAAAAAAAAA/events").status_code == 204
+
+
+def test_a_seated_players_stream_finds_a_place_that_onlookers_held(app_factory):
+    """Two places, both held by onlookers: a third onlooker is refused, a seated player's
+    stream takes the place of one of them, whose stream ends; closed, every place is free."""
+    app = app_factory(STREAMS=2)
+    host, guest = test_rooms.pair(app)
+    path = f"{host.path}/events?v=0"
+    onlookers = [app.test_client().get(path, buffered=False) for _ in range(2)]
+    refused = app.test_client().get(path)
+    assert refused.status_code == 503 and refused.headers["Retry-After"]
+    seated = guest.client.get(path, buffered=False)
+    assert [r.status_code for r in [*onlookers, seated]] == [200] * 3
+    budget = app.extensions["ttt.streams"]
+    assert len(budget.slots) == 2 and sum(slot.seated for slot in budget.slots) == 1
+    for response in [seated, *onlookers[::-1]]:  # the last opened first: each holds its request's context
+        response.close()
+    assert not budget.slots

@@ -72,7 +72,7 @@ def test_healthz_and_readyz_answer_plainly(app):
 
 
 def test_none_of_the_three_is_rate_limited(tmp_path):
-    limited = {"NEW_SESSION_LIMIT": "1 per day", "NEW_SESSION_SITE_LIMIT": "1 per day", "METRICS_TOKEN": TOKEN}
+    limited = {"NEW_SESSION_LIMIT": "1 per day", "METRICS_TOKEN": TOKEN}
     app = create_app({"SECRET_KEY": "s", "DATABASE": str(tmp_path / "ttt.sqlite3"), **limited})
     assert app.test_client().get("/move?n=0&row=1&col=1").status_code == 303
     assert app.test_client().get("/move?n=0&row=1&col=1").status_code == 429  # the limit is spent

@@ -13,7 +13,7 @@ from ttt_web.core import stored_games
 from ttt_web.core.game import Game
 from ttt_web.play import page as play_page
 from ttt_web.web import board_view, limits
-from ttt_web.web.limits import limiter
+from ttt_web.web.limits import Limits
 
 from .page import Page
 
@@ -133,24 +133,22 @@ def test_boards_derived_without_a_replay_are_the_replayed_boards():
 
 def test_the_limiter_runs_only_for_requests_that_may_create_a_session(client, monkeypatch):
     """A page (a GET that changes nothing) and a player's move once the session is stored do
-    not run Flask-Limiter's hooks at all; a first move, which may create a session, and a new
-    room (a limit of its own) have their limits resolved and counted."""
-    resolved, checked = [], []
-    resolve, scope = limiter.limit_manager.resolve_limits, limiter.limit_manager.exemption_scope
-    monkeypatch.setattr(limiter.limit_manager, "resolve_limits", lambda *a, **k: resolved.append(1) or resolve(*a, **k))
-    monkeypatch.setattr(limiter.limit_manager, "exemption_scope", lambda *a, **k: checked.append(1) or scope(*a, **k))
+    not ask the limiter anything; a first move, which may create a session, and a new room (a
+    limit of its own) are tested and counted."""
+    asked = []
+    refusal = Limits.refusal
+    monkeypatch.setattr(Limits, "refusal", lambda self, *a, **k: asked.append(a[0]) or refusal(self, *a, **k))
     link = a_move_link(client)
-    assert resolved == checked == []
+    assert asked == []
     assert client.get(link).status_code == 303
-    assert resolved and checked
-    resolved.clear()
-    checked.clear()
+    assert asked == ["NEW_SESSION_LIMIT", "NEW_SESSION_LIMIT"]  # tested before the view, counted after it
+    asked.clear()
     assert client.get("/").status_code == 200
     assert client.get(a_move_link(client)).status_code == 303
-    assert resolved == checked == []
+    assert asked == []
     token = Page(client.get("/").text).form("undo")["game"]
     assert client.post("/room/new", data={"game": token}).status_code == 303
-    assert resolved
+    assert asked == ["NEW_ROOM_LIMIT"]
 
 
 def drawn(app, game: Game, teach_on: bool = False) -> board_view.BoardView:
@@ -213,8 +211,8 @@ def test_kept_boards_are_bounded_and_never_changed_in_place(client, monkeypatch)
 
 
 def test_a_page_decides_once_that_no_limit_applies(client, monkeypatch):
-    """The limiter's three hooks and the new-session count share one decision: a page asks
-    once whether it may change its session."""
+    """The limiter's two hooks share one decision: a page asks once whether it may change
+    its session."""
     asked = []
     changes = limits.changes_session
     monkeypatch.setattr(limits, "changes_session", lambda request: asked.append(1) or changes(request))

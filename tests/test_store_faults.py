@@ -243,7 +243,7 @@ ALL_NAMES = ["old0", "old1", "recent0", "recent1", "recent2", *(f"once{n}" for n
 def test_a_store_full_of_games_played_today_refuses_a_newcomer_and_evicts_a_game_idle_two_days(
     tmp_path, request, store
 ):
-    config = {"MAX_SESSIONS": 6, "NEW_SESSION_LIMIT": "1000 per minute", "NEW_SESSION_SITE_LIMIT": "1000 per minute"}
+    config = {"MAX_SESSIONS": 6, "NEW_SESSION_LIMIT": "1000 per minute"}
     if store == "redis":
         server = request.getfixturevalue("redis_server")
         redis.Redis.from_url(server.url).flushdb()
@@ -267,7 +267,6 @@ def test_a_store_full_of_games_played_today_refuses_a_newcomer_and_evicts_a_game
 @pytest.mark.parametrize("store", ["sqlite", "redis"])
 def test_a_room_flood_evicts_rooms_nobody_joined_never_one_played_in_today(tmp_path, request, store):
     config = {"MAX_ROOMS": 10, "NEW_ROOM_LIMIT": "100000 per minute", "NEW_SESSION_LIMIT": "100000 per minute"}
-    config["NEW_SESSION_SITE_LIMIT"] = "100000 per minute"
     if store == "redis":
         server = request.getfixturevalue("redis_server")
         redis.Redis.from_url(server.url).flushdb()

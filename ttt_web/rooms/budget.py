@@ -1,46 +1,46 @@
-"""How many event streams a process holds open: in all, per client address and per room, each
-bound well under the worker's connections, so that streams can never take the places that
-ordinary requests need. A stream past a bound is refused at once (roomstream answers 429 to an
-address over its share, else 503), and its page falls back to reloading (static/live.js).
+"""How many event streams a process holds open: in all, per client network (web.limits's
+client_network: an IPv4 /24, an IPv6 /64) and per room, each bound well under gunicorn's
+`worker_connections`, so that streams never take the places ordinary requests need. A stream
+past a bound is refused at once (429 for a network over its share, else 503), and its page
+falls back to reloading (static/live.js).
 
-A stream whose client has gone keeps its greenlet until its next write (a heartbeat, up to
-HEARTBEAT_SECONDS later). So before refusing anyone, every stream's socket is checked (at most
-every SWEEP_SECONDS, so that a flood of refused streams costs no more): those the client has
-closed give up their place at once.
+A seated player's stream always finds a place while onlookers hold any: past a bound, it
+takes the place of an onlooker's stream under that bound (from the network holding the most
+streams), whose page then reloads by itself. So a flood of streams from a few networks holds
+at most their shares, and never the places of the players of a game.
 
-Numbers per process (each gunicorn worker has its own): a school behind one address with its
-players in pairs spread over two workers needs one stream per player's page, so PER_ADDRESS
-leaves room for a class of 60 and their second tabs; a room has two players and a few
-onlookers."""
+A stream ends when its room changes to gone, when STREAM_SECONDS pass, when a write fails
+(its client has gone: a heartbeat every HEARTBEAT_SECONDS finds out), or when its place is
+taken back (`Slot.drop`). Its place is given back when its response closes.
+
+The places are counted here, not by a gevent semaphore: a share per network and the choice
+of the onlooker who makes way need to know who holds each place, which a semaphore does not.
+Numbers per process (each gunicorn worker has its own); see app.py's settings."""
 
 from __future__ import annotations
 
-import _socket  # the C module: a probe that never waits, even when gevent has patched `socket`
-import os
-import socket
 import threading
-import time
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-
-SWEEP_SECONDS = 0.5  # at most one check of every stream's socket this often (some 1 ms for 250)
 
 
 class OverBudget(Exception):
-    """No place for another stream; `mine` when the address itself holds too many."""
+    """No place for another stream; `mine` when the client's network itself holds its share."""
 
     def __init__(self, mine: bool) -> None:
-        super().__init__("over the address's share of streams" if mine else "no place for another stream")
+        super().__init__("over the network's share of streams" if mine else "no place for another stream")
         self.mine = mine
 
 
 @dataclass(eq=False)
 class Slot:
-    """One stream's place: its client's address, its room, and its socket's file descriptor
-    (-1: none known). `dropped` is set when the place is taken back from a closed stream."""
+    """One stream's place: its client's network, its room, whether a seated player holds it.
+    `dropped` is set when the place is taken back for a seated player's stream."""
 
-    address: str
+    network: str
     room_id: str
-    fd: int = -1
+    seated: bool
     dropped: threading.Event = field(default_factory=threading.Event)
     wake: list = field(default_factory=list)  # callables that wake the stream's greenlet
 
@@ -51,63 +51,58 @@ class Slot:
 
 
 class StreamBudget:
-    def __init__(self, total: int, per_address: int, per_room: int) -> None:
-        self.total, self.per_address, self.per_room = total, per_address, per_room
-        self.slots: set[Slot] = set()
-        self._lock = threading.Lock()
-        self._next_sweep = 0.0
+    def __init__(self, total: int, per_network: int, per_room: int) -> None:
+        self.total, self.per_network, self.per_room = total, per_network, per_room
+        self.slots: list[Slot] = []  # oldest first
+        self.networks: Counter[str] = Counter()
+        self.rooms: Counter[str] = Counter()
+        self._lock = threading.Lock()  # for threaded servers; uncontended under gevent
 
-    def take(self, address: str, room_id: str, fd: int = -1) -> Slot:
-        """A place for a new stream; OverBudget if every bound's closed streams are gone and
-        one is still full."""
-        slot = Slot(address, room_id, fd)
+    def take(self, network: str, room_id: str, seated: bool = False) -> Slot:
+        """A place for a new stream; OverBudget if a bound is full (and, for a seated
+        player's stream, no onlooker under it can make way)."""
+        slot = Slot(network, room_id, seated)
         with self._lock:
-            full = self._full(slot)
-            if full is not None and time.monotonic() >= self._next_sweep:
-                self._next_sweep = time.monotonic() + SWEEP_SECONDS
-                self._drop_closed()
-                full = self._full(slot)
-            if full is not None:
-                raise OverBudget(mine=full == "address")
-            self.slots.add(slot)
+            while full := self._full(slot):
+                kind, under = full[0]
+                if not (seated and self._make_way(under)):
+                    raise OverBudget(mine=kind == "network")
+            self.slots.append(slot)
+            self.networks[network] += 1
+            self.rooms[room_id] += 1
         return slot
 
     def give_back(self, slot: Slot) -> None:
         with self._lock:
-            self.slots.discard(slot)
+            if slot in self.slots:
+                self._remove(slot)
 
-    def _full(self, new: Slot) -> str | None:
-        """Which bound a new stream would pass: "address", "room", "total", or None."""
+    def _full(self, new: Slot) -> list[tuple[str, Callable[[Slot], bool]]]:
+        """The bounds a new stream would pass: which ("network", "room", "total"), and a test
+        of whether a stream counts under it."""
+        full: list[tuple[str, Callable[[Slot], bool]]] = []
+        if self.networks[new.network] >= self.per_network:
+            full.append(("network", lambda slot: slot.network == new.network))
+        if self.rooms[new.room_id] >= self.per_room:
+            full.append(("room", lambda slot: slot.room_id == new.room_id))
         if len(self.slots) >= self.total:
-            return "total"
-        if sum(slot.address == new.address for slot in self.slots) >= self.per_address:
-            return "address"
-        if sum(slot.room_id == new.room_id for slot in self.slots) >= self.per_room:
-            return "room"
-        return None
+            full.append(("total", lambda slot: True))
+        return full
 
-    def _drop_closed(self) -> None:
-        """Take back the places of streams whose clients have gone (some 3 us a stream)."""
-        closed = [slot for slot in self.slots if closed_by_peer(slot.fd)]
-        for slot in closed:
-            self.slots.discard(slot)
-            slot.drop()
-
-
-def closed_by_peer(fd: int) -> bool:
-    """Whether the client closed the connection on `fd` (a stream's client sends nothing once
-    it has asked, so anything to read is the end). Never waits."""
-    if fd < 0:
-        return False
-    try:
-        probe = _socket.socket(fileno=os.dup(fd))
-    except OSError:
+    def _make_way(self, under: Callable[[Slot], bool]) -> bool:
+        """Take back the place of an onlooker's stream under a bound, from the network that
+        holds the most streams; False if there is none."""
+        onlookers = [slot for slot in self.slots if not slot.seated and under(slot)]
+        if not onlookers:
+            return False
+        leaving = max(onlookers, key=lambda slot: self.networks[slot.network])
+        self._remove(leaving)
+        leaving.drop()
         return True
-    try:
-        return probe.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
-    except BlockingIOError:
-        return False
-    except OSError:
-        return True
-    finally:
-        probe.close()
+
+    def _remove(self, slot: Slot) -> None:
+        self.slots.remove(slot)
+        for counter, key in ((self.networks, slot.network), (self.rooms, slot.room_id)):
+            counter[key] -= 1
+            if not counter[key]:
+                del counter[key]

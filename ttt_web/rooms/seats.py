@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hmac
 
-from flask import Blueprint, current_app, redirect, render_template, request
+from flask import Blueprint, redirect, render_template, request
 from werkzeug.exceptions import Forbidden
 
 from ..core.options import clean_name
@@ -25,7 +25,7 @@ bp.register_error_handler(RoomError, refused)
 
 
 @bp.post("/new")
-@own_limit(lambda: current_app.config["NEW_ROOM_LIMIT"], error_message=ROOM_MESSAGE)
+@own_limit("NEW_ROOM_LIMIT", ROOM_MESSAGE)
 def invite():
     game = player.current_game()
     if game is not None and not hmac.compare_digest(request.form.get("game", "").encode(), game.token.encode()):

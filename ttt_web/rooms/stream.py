@@ -13,24 +13,21 @@ stop for good.
 from __future__ import annotations
 
 import json
-import re
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 
 from flask import Flask, Response, current_app, request, stream_with_context
-from werkzeug.wsgi import ClosingIterator
 
 from ..core.room import Room
 from ..rooms import page as roompage
 from ..store.base import STORE_ERRORS
+from ..web.limits import client_network
 from .budget import OverBudget, Slot, StreamBudget
 from .store import rooms
 
-EVENTS_PATH = re.compile(r"/room/([^/]+)/events")  # rooms.events
-SLOT = "ttt.stream_slot"  # in the environ: the stream's place in the budget
 RETRY_MS = 2000  # how long a browser waits before it reconnects a stream that ended
 REFUSED_RETRY_SECONDS = 10  # what a refused stream is told to wait (its page reloads instead)
-
+HEADERS = {"X-Accel-Buffering": "no"}  # a proxy passes each event on as it is written (nginx)
 
 REFUSED = {
     True: (429, "Too many live pages are open from your network. The room's page reloads by itself instead."),
@@ -40,67 +37,37 @@ REFUSED = {
 
 def init_app(app: Flask) -> None:
     config = app.config
-    budget = StreamBudget(config["STREAMS"], config["STREAMS_PER_ADDRESS"], config["STREAMS_PER_ROOM"])
+    budget = StreamBudget(config["STREAMS"], config["STREAMS_PER_NETWORK"], config["STREAMS_PER_ROOM"])
     app.extensions["ttt.streams"] = budget
-    app.wsgi_app = Gate(app.wsgi_app, budget)
-
-
-class Gate:
-    """WSGI middleware: a room's stream takes its place in the budget before Flask sees the
-    request, and one with no place is refused here, in some microseconds, so that a flood of
-    refused streams costs next to nothing. The place is given back when the response closes,
-    however it ends."""
-
-    def __init__(self, app: Callable, budget: StreamBudget) -> None:
-        self.app, self.budget = app, budget
-
-    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
-        match = EVENTS_PATH.fullmatch(environ.get("PATH_INFO", ""))
-        if match is None or environ.get("REQUEST_METHOD") != "GET":
-            return self.app(environ, start_response)
-        connection = environ.get("gunicorn.socket")
-        try:
-            slot = self.budget.take(environ.get("REMOTE_ADDR", ""), match[1], connection.fileno() if connection else -1)
-        except OverBudget as over:
-            close_after(start_response)
-            return refused(over.mine)(environ, start_response)
-        environ[SLOT] = slot
-        try:
-            body = self.app(environ, start_response)
-        except BaseException:
-            self.budget.give_back(slot)
-            raise
-        return ClosingIterator(body, lambda: self.budget.give_back(slot))
-
-
-def close_after(start_response: Callable) -> None:
-    """Have gunicorn close the connection after this response (it ignores an app's own
-    `Connection: close`): a refused stream's client would otherwise keep it as keep-alive, and
-    a flood of them would hold the worker's connections."""
-    force_close = getattr(getattr(start_response, "__self__", None), "force_close", None)
-    if force_close is not None:
-        force_close()
 
 
 def refused(mine: bool) -> Response:
-    """A stream with no place: said in a line of text (EventSource reads only the status)."""
+    """A stream with no place: said in a line of text (EventSource reads only the status). The
+    proxy closes the connection after it (deploy/nginx.conf)."""
     status, text = REFUSED[mine]
-    headers = {
-        "Retry-After": str(REFUSED_RETRY_SECONDS),
-        "Cache-Control": "no-store",
-        "X-Content-Type-Options": "nosniff",
-    }
+    headers = {"Retry-After": str(REFUSED_RETRY_SECONDS), "Cache-Control": "no-store"}
     return Response(text, status, mimetype="text/plain", headers=headers)
 
 
 def response(room_id: str, key: str | None) -> Response:
-    """The stream of room `room_id` for the holder of seat key `key` (None: a visitor), in the
-    place the Gate took for it."""
-    if rooms().get(room_id) is None:  # read again once the stream follows it: no change falls between
+    """The stream of room `room_id` for the holder of seat key `key` (None: a visitor), in a
+    place of the process's budget, given back when the response closes however it ends. A
+    HEAD asks for the headers only, and takes no place."""
+    room = rooms().get(room_id)
+    if room is None:
         return Response(status=204)
+    if request.method == "HEAD":
+        return Response(mimetype="text/event-stream", headers=HEADERS)
+    budget: StreamBudget = current_app.extensions["ttt.streams"]
+    try:
+        slot = budget.take(client_network(), room_id, seated=room.player(key) is not None)
+    except OverBudget as over:
+        return refused(over.mine)
     seen = request.headers.get("Last-Event-ID") or request.args.get("v", "")
-    events = stream_with_context(_events(room_id, key, seen, request.environ[SLOT]))
-    return Response(events, mimetype="text/event-stream", headers={"X-Accel-Buffering": "no"})
+    events = Response(stream_with_context(_events(room_id, key, seen, slot)), mimetype="text/event-stream")
+    events.headers.update(HEADERS)
+    events.call_on_close(lambda: budget.give_back(slot))
+    return events
 
 
 def _events(room_id: str, key: str | None, seen: str, slot: Slot) -> Iterator[str]:

@@ -1,14 +1,19 @@
-"""Limits per client address (Flask-Limiter): on new sessions, so that one client cannot fill
-the session store, and on new rooms; and a limit on new sessions for the whole site, so that
-many addresses together cannot either. Players who already have a session are never limited
-otherwise, so a school behind one address keeps playing however many games it starts.
-Retry-After is sent on a 429 only. An IPv6 client counts by its /64 network (client_network):
-one subscriber gets a whole /64, so counting its addresses one by one would count nothing.
+"""Rate limits on newcomers, per client network, with the `limits` package: new sessions (so
+that one network cannot fill the session store or spend everyone's budget) and a view's own
+limit (`own_limit`: new rooms). A network is an IPv4 /24 or an IPv6 /64 (`client_network`):
+250 addresses of one network share one budget, and newcomers from elsewhere keep theirs.
+Players who already have a session are never limited but by a view's own limit, so a school
+behind one address keeps playing however many games it starts.
 
-One limiter for the process (Flask-Limiter's app-factory pattern), so that a view declares
-its own limit with `@own_limit`; each app's `init_app` gives it that app's storage. A
-request that no limit can apply to (a page; a player with a session, on a view with no limit
-of its own) runs none of Flask-Limiter's hooks."""
+Connections and the rate of requests per client address are bounded by the proxy in front
+(deploy/nginx.conf); these limits are the ones it cannot see, since they count sessions and
+rooms. Each app keeps its limiter in `app.extensions["ttt.limits"]`: with Redis (REDIS_URL),
+`limits`' Redis storage on the store's own pool, shared by every process and host; otherwise
+a SQLite database beside the embedded store's, shared by every worker (limit_storage.py).
+A fixed window: one atomic increment per count. A store that fails lets players through.
+
+The work runs only where a limit applies: a request that cannot change its session, or
+comes with one, costs a test of the method and path; a view's own limit runs in the view."""
 
 from __future__ import annotations
 
@@ -16,44 +21,72 @@ import functools
 import ipaddress
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from flask import Flask, Request, Response, current_app, request, session
-from flask_limiter import ApplicationLimit, Limiter
-from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse_many
+from limits.storage import Storage, storage_from_string
+from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 
-from .errors import http_error, replace_with
+from .errors import replace_with
+from .limit_storage import SQLiteStorage
 from .sessions import STORE_ERROR, STORED
 
 MESSAGE = (
     "Too many new players from your network in a short time. Please wait a minute and try "
     "again: games already under way are not affected."
 )
-SITE_MESSAGE = (
-    "So many new players are arriving right now that we cannot start a game for you. Please try "
-    "again in a minute: games already under way are not affected."
-)
-SITE = "whole-site"  # the key of the limit for the whole site
-KEY_PREFIX = "ttt:limit"
 ROOM_MESSAGE = "Too many new rooms from your network in a short time. Please wait a minute and try again."
-EXEMPT = "ttt.exempt"  # in the environ: whether no limit applies to this request (exempt)
+NEWCOMER = "ttt.newcomer"  # in the environ: a request without a session that may store one
 CHANGING_GETS = ("/move",)  # GET routes that change the game; every POST may change it too
 
 
-def client_network() -> str:
-    """Who a per-address limit counts: the client's IPv4 address (an IPv4 address written as
-    IPv6 too), or the /64 network of its IPv6 address. Every per-address bound uses this."""
-    address = get_remote_address()
+@dataclass
+class Limits:
+    """One app's limiter, and its limits parsed from its config (by setting name)."""
+
+    limiter: FixedWindowRateLimiter
+    config: dict
+    parsed: dict[str, list[RateLimitItem]] = field(default_factory=dict)
+
+    def items(self, setting: str) -> list[RateLimitItem]:
+        if setting not in self.parsed:
+            self.parsed[setting] = parse_many(self.config[setting])
+        return self.parsed[setting]
+
+    def refusal(self, setting: str, message: str, count: bool) -> TooManyRequests | None:
+        """Count one more for this client's network against every limit of `setting` (or,
+        without `count`, test whether one more fits); the error to answer if it does not
+        (None: it fits, or the storage failed: a limit never stops play)."""
+        network = client_network()
+        check = self.limiter.hit if count else self.limiter.test
+        try:
+            past = [item for item in self.items(setting) if not check(item, setting, network)]
+            if not past:
+                return None
+            reset = max(self.limiter.get_window_stats(item, setting, network).reset_time for item in past)
+        except Exception as exc:  # whatever the storage raises: a limit never stops play
+            current_app.logger.warning("could not count %s: %s", setting, exc)
+            return None
+        return TooManyRequests(message, retry_after=max(1, int(reset - time.time())))
+
+
+def client_network(address: str | None = None) -> str:
+    """Who a limit counts: the /24 network of the client's IPv4 address (an IPv4 address
+    written as IPv6 too), or the /64 of its IPv6 address. One subscriber is given a whole /64,
+    and one provider's neighbours share a /24, so counting addresses one by one would let one
+    client count as 256, or as millions."""
+    if address is None:
+        address = request.remote_addr or ""
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
         return address
-    if ip.version == 4:
-        return str(ip)
-    if ip.ipv4_mapped:
-        return str(ip.ipv4_mapped)
-    return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    if ip.version == 6 and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    return str(ipaddress.ip_network(f"{ip}/{24 if ip.version == 4 else 64}", strict=False))
 
 
 def changes_session(request: Request) -> bool:
@@ -62,155 +95,79 @@ def changes_session(request: Request) -> bool:
     return request.method not in ("GET", "HEAD") or request.path in CHANGING_GETS
 
 
-def exempt() -> bool:
-    """True for a request no limit applies to: one that cannot change its session, or one
-    with a stored session (which the new-session limits never count) on a view without a
-    limit of its own. Decided once per request, when first asked (by a hook, so once the
-    session is read and the view known), and kept in its environ for the other hooks."""
-    asked = request._get_current_object()  # the request itself, not its proxy: read thrice
-    decided = asked.environ.get(EXEMPT)
-    if decided is None:
-        decided = asked.environ[EXEMPT] = not changes_session(asked) or (
-            has_session() and current_app.view_functions.get(asked.endpoint) not in OWN_LIMITS
-        )
-    return decided
-
-
 def has_session() -> bool:
-    """True for a request the new-session limits do not count: one with a stored session
+    """True for a request the new-session limit does not count: one with a stored session
     (or whose store could not be read)."""
     environ = request.environ
     return STORED in environ or STORE_ERROR in environ
 
 
-def creates_session(_response: Response) -> bool:
+def creates_session() -> bool:
     """True when this request is about to store a session that did not exist. (Asked in
     this order, so that a request that changed nothing does not mark its session read.)"""
     written = getattr(session, "written", False)  # a store that failed leaves a NullSession
     return (session.modified or written) and not getattr(session, "read_version", 0) and bool(session)
 
 
-def never(_response: Response) -> bool:
-    return False
-
-
-# Flask-Limiter only tests the new-session limits before the view (a newcomer past one costs
-# nothing); a new session is counted by count_new_session, in one atomic step with the check.
-limiter = Limiter(
-    client_network,
-    application_limits=[
-        ApplicationLimit(
-            lambda: current_app.config["NEW_SESSION_LIMIT"],
-            error_message=MESSAGE,
-            exempt_when=has_session,
-            deduct_when=never,
-        ),
-        ApplicationLimit(
-            lambda: current_app.config["NEW_SESSION_SITE_LIMIT"],
-            key_function=lambda: SITE,
-            error_message=SITE_MESSAGE,
-            exempt_when=has_session,
-            deduct_when=never,
-        ),
-    ],
-    key_prefix=KEY_PREFIX,
-    headers_enabled=False,  # Retry-After on a 429 only (below), never on a page or a 503
-    swallow_errors=True,  # a limiter whose store is down lets players through
-)
-limiter.request_filter(exempt)
-OWN_LIMITS: set[Callable] = set()  # the views that declared a limit with own_limit
-
-
-def own_limit(value: Callable[[], str], error_message: str) -> Callable[[Callable], Callable]:
-    """A view's own limit per address (Flask-Limiter's `limit`), for players with a session too."""
+def own_limit(setting: str, message: str) -> Callable[[Callable], Callable]:
+    """A view's own limit per client network (the config's `setting`), for players with a
+    session too: each call counts one, and one past the limit gets 429 before the view runs."""
 
     def decorate(view: Callable) -> Callable:
-        limited = limiter.limit(value, error_message=error_message)(view)
-        OWN_LIMITS.add(limited)
+        @functools.wraps(view)
+        def limited(*args, **kwargs):
+            refusal = current_app.extensions["ttt.limits"].refusal(setting, message, count=True)
+            if refusal is not None:
+                raise refusal
+            return view(*args, **kwargs)
+
         return limited
 
     return decorate
 
 
-def init_app(app: Flask) -> None:
-    app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(app))
-    app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", storage_options(app))
-    request_hooks = (app.before_request_funcs, app.after_request_funcs, app.teardown_request_funcs)
-    ours = {id(hook) for hooks in request_hooks for hook in hooks.get(None, [])}
-    limiter.init_app(app)  # adds its hooks (its check, its headers, its cleanup): the new ones
-    for hooks in request_hooks:
-        hooks[None] = [hook if id(hook) in ours else only_when_limited(hook) for hook in hooks.get(None, [])]
-    counted = [(item, client_network, MESSAGE) for item in parse_many(app.config["NEW_SESSION_LIMIT"])]
-    counted += [(item, lambda: SITE, SITE_MESSAGE) for item in parse_many(app.config["NEW_SESSION_SITE_LIMIT"])]
-    app.after_request(functools.partial(count_new_session, limiter, counted))
-
-    @app.errorhandler(429)
-    def too_many(error):
-        response = http_error(error)
-        if "Retry-After" in response.headers:  # the error's own (a refused new session)
-            return response
-        current = limiter.current_limit
-        response.headers["Retry-After"] = str(max(1, int(current.reset_at - time.time())) if current else 60)
-        return response
+def refuse_spent_newcomers() -> None:
+    """Before the view: a newcomer whose network has spent its new sessions is refused at
+    once (429), and costs nothing more. The others are marked for `count_new_session`."""
+    if not changes_session(request) or has_session():
+        return
+    refusal = current_app.extensions["ttt.limits"].refusal("NEW_SESSION_LIMIT", MESSAGE, count=False)
+    if refusal is not None:
+        raise refusal
+    request.environ[NEWCOMER] = True
 
 
-def only_when_limited(hook: Callable) -> Callable:
-    """Flask-Limiter's hook (its check, its headers, its cleanup), run only for a request that
-    a limit may apply to: for the others, its filter decides nothing is to be done, after a
-    tenth of a move's time spent on its bookkeeping."""
-
-    def run(*args):  # before a request: none; after it: the response; at teardown: the error
-        if not exempt():
-            return hook(*args)
-        return args[0] if args else None
-
-    return run
-
-
-def count_new_session(limiter: Limiter, counted: list[tuple[RateLimitItem, Callable, str]], response: Response):
+def count_new_session(response: Response) -> Response:
     """Count a session about to be stored for the first time, and refuse it (429, nothing
-    stored) if that takes its address, or the site, past a limit. The count and the check
-    are one atomic step in the limiter's store: a test before the view and a count after it
-    let newcomers arriving together all through (24 through a limit of 20 on Redis). A
-    session the view has written already (with a room) is counted, not refused."""
-    if exempt() or not creates_session(response):  # exempt: it cannot change its session, or has one stored
+    stored) if that takes its network past the limit. The count and the check are one atomic
+    step in the storage: a test before the view and a count after it would let newcomers
+    arriving together all through. A session the view has written already (with a room) is
+    counted, not refused."""
+    if NEWCOMER not in request.environ or not creates_session():
         return response
-    try:
-        past = [(item, key, words) for item, key, words in counted if not hit(limiter, item, key())]
-        resets = [
-            limiter.limiter.get_window_stats(item, KEY_PREFIX, key(), "global").reset_time for item, key, _ in past
-        ]
-    except Exception as exc:  # as swallow_errors: a limiter whose store is down lets players through
-        current_app.logger.warning("could not count a new session: %s", exc)
-        return response
-    if past and not session.written:
+    refusal = current_app.extensions["ttt.limits"].refusal("NEW_SESSION_LIMIT", MESSAGE, count=True)
+    if refusal is not None and not session.written:
         session.modified = False  # nothing stored, no cookie
-        retry_after = max(1, int(max(resets) - time.time()))
-        replace_with(response, TooManyRequests(past[0][2], retry_after=retry_after))
+        replace_with(response, refusal)
     return response
 
 
-def hit(limiter: Limiter, item: RateLimitItem, key: str) -> bool:
-    """One more under Flask-Limiter's own key for an application limit; False past it."""
-    return limiter.limiter.hit(item, KEY_PREFIX, key, "global")
+def storage(app: Flask) -> Storage:
+    """Redis's, on the store's own pool (one bound on connections); on a Redis Cluster, limits'
+    redis+cluster:// storage, with its own client and the same bound per node; else SQLite's,
+    beside the embedded store's database."""
+    url, store = app.config.get("REDIS_URL"), app.extensions["ttt.store"]
+    if url and getattr(store, "cluster", False):
+        timeouts = {"socket_timeout": 2, "socket_connect_timeout": 2}
+        cluster_url = url.replace("redis://", "redis+cluster://", 1)
+        bound = app.config["REDIS_CONNECTIONS"]
+        return storage_from_string(cluster_url, key_prefix="ttt:limits", max_connections=bound, **timeouts)
+    if url:
+        return storage_from_string(url, connection_pool=store.client.connection_pool, key_prefix="ttt:limits")
+    return SQLiteStorage(f"ttt+sqlite://{Path(app.config['DATABASE']).with_name('limits.sqlite3')}")
 
 
-def reset_at(limiter: Limiter, item: RateLimitItem, key: str) -> float:
-    return limiter.limiter.get_window_stats(item, KEY_PREFIX, key, "global").reset_time
-
-
-def storage_uri(app: Flask) -> str:
-    """The store's Redis (limits' redis+cluster:// for a cluster), or each process's memory."""
-    store = app.extensions["ttt.store"]
-    if getattr(store, "cluster", False):
-        return app.config["REDIS_URL"].replace("redis://", "redis+cluster://", 1)
-    return app.config.get("REDIS_URL") or "memory://"
-
-
-def storage_options(app: Flask) -> dict:
-    """On one Redis, the limiter shares the session store's pool: one bound on connections.
-    On a cluster, limits makes its own RedisCluster client, with the same bound per node."""
-    store = app.extensions["ttt.store"]
-    if getattr(store, "cluster", False):
-        return {"max_connections": app.config["REDIS_CONNECTIONS"], "socket_timeout": 2, "socket_connect_timeout": 2}
-    return {"connection_pool": store.client.connection_pool} if app.config.get("REDIS_URL") else {}
+def init_app(app: Flask) -> None:
+    app.extensions["ttt.limits"] = Limits(FixedWindowRateLimiter(storage(app)), app.config)
+    app.before_request(refuse_spent_newcomers)
+    app.after_request(count_new_session)
