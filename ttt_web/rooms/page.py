@@ -127,13 +127,16 @@ def rematch(room: Room, you: int | None, names: tuple[str, str]) -> Rematch | No
     if you is None or not room.over or not room.full:
         return None
     other = names[1 - you]
+    offer = f"Offer {other} a rematch (sides swap)"
     if room.offer == you:
         if room.declined:
-            return Rematch(f"{cap(other)} declined the rematch.", "Offer a rematch")
+            return Rematch(f"{cap(other)} declined the rematch.", offer)
         return Rematch(f"You offered a rematch. Waiting for {other} to answer.", "")
-    if room.offer is not None and not room.declined:
+    if room.offer is not None and room.declined:
+        return Rematch(f"You declined {other}'s rematch.", offer)
+    if room.offer is not None:
         return Rematch(f"{cap(other)} offers a rematch, sides swapped.", "Accept", can_decline=True)
-    return Rematch("", f"Offer {other} a rematch (sides swap)")
+    return Rematch("", offer)
 
 
 def parts(room: Room, version: int, you: int | None) -> tuple[str, dict[str, str]]:
