@@ -8,9 +8,10 @@ from datetime import UTC, datetime, timedelta
 
 from flask import Blueprint, render_template
 
+from ..core.endings import LEFT, RESIGNED, ending_query
 from ..core.game import Game
 from ..core.players import Players, review_query
-from ..core.position import SIDES, position_of
+from ..core.position import SIDES, other, position_of
 from ..web import player
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -43,12 +44,22 @@ def played(record: dict, now: datetime) -> Played:
     game = player.finished_game(record)
     ended = datetime.fromisoformat(record["ended"])
     final = position_of(game.board)
-    players = review_query(Players.of(game), game.given)
+    players = review_query(Players.of(game), game.given) | ended(record)
     if record["mode"] == "room":
         said, colour, against = in_room(game, record)
     else:
         said, colour, against = result(game, record), outcome(game, record), opponent(game)
     return Played(record["moves"], said, colour, against, ended, ago(now - ended), final, players, game.given)
+
+
+def ended(record: dict) -> dict[str, str]:
+    """The review's query saying how a game ended that its board does not show: resigned or
+    left in a room (by this player, if it was lost), or left against the AI where it wins."""
+    if record["mode"] == "room" and record.get("resigned") is True:
+        return ending_query(RESIGNED, record["side"] if record["outcome"] == "loss" else other(record["side"]))
+    if record.get("left") is True:
+        return ending_query(LEFT, record["side"])
+    return {}
 
 
 def in_room(game: Game, record: dict) -> tuple[str, str, str]:

@@ -16,6 +16,7 @@ from flask import render_template
 from markupsafe import Markup
 
 from ..core import tictactoe as ttt
+from ..core.endings import RESIGNED, ending_query
 from ..core.game import Game
 from ..core.position import format_moves, position_of
 from ..core.room import GUEST, HOST, Room
@@ -109,8 +110,10 @@ def round_game(room: Room) -> Game:
 
 
 def review_players(room: Room) -> dict[str, str]:
-    """The review's query that names this round's players by their marks."""
-    return {room.mark(who).lower(): room.name(who) for who in (HOST, GUEST) if room.name(who)}
+    """The review's query that names this round's players by their marks, and says who
+    resigned or left, if someone did."""
+    names = {room.mark(who).lower(): room.name(who) for who in (HOST, GUEST) if room.name(who)}
+    return names | (ending_query(RESIGNED, room.mark(room.resigned)) if room.resigned is not None else {})
 
 
 class Rematch(NamedTuple):

@@ -30,7 +30,7 @@ def stylesheet() -> Response:
     # Said to screen readers too: by the check's alternative text, and by static/theme.js
     # (aria-pressed), which reads the choice here, since the page itself is the same for all.
     css += f'#theme button[value="{theme}"]::after {{ content: " \\2713" / ", chosen"; }}\n'
-    css += f':root {{ --theme: {theme}; }}\n'
+    css += f":root {{ --theme: {theme}; }}\n"
     response = Response(css, mimetype="text/css")
     response.headers["Cache-Control"] = "private, no-cache"
     response.vary.add("Cookie")
