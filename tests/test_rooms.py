@@ -415,8 +415,9 @@ def test_resign_and_leave_ask_first(app):
     assert "Bob keeps the board and their 0 wins in this room" in confirm.html
     assert "Whoever takes your seat starts with no wins" in confirm.html
     assert host.client.post(confirm.action("leave-confirm"), data=confirm.form("leave-confirm")).status_code == 303
-    page = guest.page()  # the guest keeps the room, the board and the score, and can invite again
-    assert page.marks == "....X...." and page["room-score"].attrs["data-host"] == "1" and page["share"]
+    page = guest.page()  # the guest keeps the room, the board and their wins, and can invite again
+    assert page.marks == "....X...." and page["room-score"].attrs["data-host"] == "0" and page["share"]
+    assert "Ann" not in page["room-score"].text  # her win went with her
     assert page["status"].text == "You resigned. Ann won. Ann left: send the link to someone else to play again."
     outsider = Seat(app.test_client(), host.path)
     side = outsider.page()["join-side"].text  # the seat Ann left plays O in round 2, which the newcomer starts
@@ -443,7 +444,8 @@ def test_leaving_mid_game_counts_as_resigning(app):
     page = host.page()
     assert page["status"].text == "Bob left during the game. You won!"
     assert page["room-score"].attrs["data-host"] == "1" and page.marks == "....X...."
-    assert "Bob" in page["room-score"].text  # his seat is free, his name stays until someone takes it
+    # his seat is free: the score no longer names him, and his wins and the draws went with him (#44)
+    assert "Bob" not in page["room-score"].text and "Free seat" in page["room-score"].text
     Seat(app.test_client(), host.path).join("Dee")  # Ann keeps her win; Dee and the draws start at 0
     score = host.page()["room-score"]
     assert (score.attrs["data-host"], score.attrs["data-guest"], score.attrs["data-draws"]) == ("1", "0", "0")

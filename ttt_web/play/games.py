@@ -44,7 +44,7 @@ def played(record: dict, now: datetime) -> Played:
     game = player.finished_game(record)
     ended = datetime.fromisoformat(record["ended"])
     final = position_of(game.board)
-    players = review_query(Players.of(game), game.given) | ended(record)
+    players = review_query(Players.of(game), game.given) | ending(record)
     if record["mode"] == "room":
         said, colour, against = in_room(game, record)
     else:
@@ -52,7 +52,7 @@ def played(record: dict, now: datetime) -> Played:
     return Played(record["moves"], said, colour, against, ended, ago(now - ended), final, players, game.given)
 
 
-def ended(record: dict) -> dict[str, str]:
+def ending(record: dict) -> dict[str, str]:
     """The review's query saying how a game ended that its board does not show: resigned or
     left in a room (by this player, if it was lost), or left against the AI where it wins."""
     if record["mode"] == "room" and record.get("resigned") is True:
