@@ -170,8 +170,10 @@ EXPERIMENT = """<!doctype html><title>t</title>
 <a id="link" href="/move">a link to /move, 303 to /game</a>
 <form id="post-same" method="post" action="/game"><button>POST to /game, 303 to /game</button></form>
 <form id="post-move" method="post" action="/move"><button>POST to /move, 303 to /game</button></form>
-<form id="post-200" method="post" action="/game"><input type="hidden" name="ok" value="1"><button>POST to /game, 200</button></form>
-<form id="get-same" method="get" action="/game"><input type="hidden" name="cell" value="4"><button>GET form</button></form>
+<form id="post-200" method="post" action="/game"><input type="hidden" name="ok" value="1">
+  <button>POST to /game, 200</button></form>
+<form id="get-same" method="get" action="/game"><input type="hidden" name="cell" value="4">
+  <button>GET form</button></form>
 <a id="same" href="/game">a link to /game itself</a>
 <a id="no-content" href="/nothing">a link answered 204</a>"""
 
@@ -193,10 +195,10 @@ class Experiment(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+    def do_GET(self) -> None:
         self.answer({"/move": 303, "/nothing": 204}.get(self.path, 200), "/game" if self.path == "/move" else "")
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length", 0))
         self.answer(200 if b"ok=1" in self.rfile.read(length) else 303, "/game")
 
@@ -283,7 +285,8 @@ WATCH_THE_CELL = """() => {
 }"""
 WHEN = """() => {
   const navigation = performance.getEntriesByType("navigation")[0];
-  return [Number(sessionStorage.clickedAt), Number(sessionStorage.drawnAt), performance.timeOrigin + navigation.responseStart];
+  const answered = performance.timeOrigin + navigation.responseStart;
+  return [Number(sessionStorage.clickedAt), Number(sessionStorage.drawnAt), answered];
 }"""
 
 
