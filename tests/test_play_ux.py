@@ -8,6 +8,7 @@ import pytest
 
 from tests import judge
 from tests.page import Page
+from tests.test_games import lose
 from ttt_web.core import tictactoe as ttt
 from ttt_web.core.options import name_problem
 from ttt_web.core.words import in_words
@@ -366,9 +367,7 @@ def test_leaving_a_lost_game_played_on_from_a_position_lists_a_loss_and_the_butt
 def test_the_new_game_panel_gives_a_lost_game_away_only_in_teach_mode(play):
     """Mid-game, out of teach mode, the panel says the rule, never that this game is lost (#44)."""
     play.new_game(side="X", difficulty="impossible")
-    page = play.move(0, 1)  # b1, then a move the judge says loses, the AI to win with best play
-    losing = next(cell for cell, after in judge.children(page.marks).items() if judge.value(after)[0] == -1)
-    page = play.move(*divmod(losing, 3))
+    page = lose(play)  # a move the judge says loses, the AI to win with best play
     assert page.state == "playing" and judge.value(page.marks)[0] == -1
     assert page.root.by_id("resign-note") is None and "if the AI can force a win" in page["leave-rule"].text
     assert "AI wins" not in page["new-game"].text and next(page["new-game"].iter("button")).text == "Start a new game"

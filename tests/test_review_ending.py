@@ -153,5 +153,5 @@ def test_the_review_opens_on_your_worst_move_or_your_best_and_says_which(client,
 def test_a_won_game_against_easy_opens_on_your_move_not_the_ais_slip(client):
     """#44: /review/0-1-2-4-7-3-5-8-6?ai=medium&you=O opened on the AI's c1; you blundered at b1."""
     page = review(client, "/review/0-1-2-4-7-3-5-8-6?ai=medium&you=O")
-    assert page["review-title"].text.startswith("Move 2 of 9: you played b1")
+    assert page["review-title"].text == "Move 2 of 9: you (O) played b1 (0, 1)"
     assert "Your worst move: move 2, you at b1, turned a draw into a loss for you" in page["summary"].text

@@ -72,7 +72,7 @@ def test_the_turning_point_is_the_move_that_decided_the_result_not_a_first_mista
     assert judged[1][3] and len(yours) == 3 and decided(LOST) == yours[-1] == 7  # the AI erred first, you last
     page = review(client, LOST, AS_X)
     assert page["review-title"].attrs["data-ply"] == "7" == str(own_ply(LOST, "X")[0])
-    assert page["review-title"].text.startswith("Move 7 of 8: you played")
+    assert page["review-title"].text.startswith("Move 7 of 8: you (X) played")
     assert page["turning-point"].text.startswith("Your turning point: Move 7, you at")
     assert page["turning-point"].text.endswith("turned a win into a loss for you, with best play.")
     assert "The AI won in 4 of its moves (8 in all)." in page.title
@@ -158,7 +158,7 @@ def test_only_your_moves_are_retried_and_every_link_keeps_who_played(client):
 
 def test_two_people_are_named_in_the_review_and_its_share_text(client):
     page = review(client, "0-1-4-2-8", "x=Ann&o=Bob")
-    assert page["verdict"].text.startswith("Mistake: Bob played b1, turning a draw into a loss. Bob should have")
+    assert page["verdict"].text.startswith("Mistake: Bob played b1 (0, 1), turning a draw into a loss. Bob should have")
     assert page["turning-point"].text == "Move 2, Bob at b1, turned a draw into a loss for Bob, with best play."
     assert page["share-text"].text == (
         "Tic-tac-toe, every move judged: Ann won in 3 of their moves (5 in all)."

@@ -49,8 +49,18 @@ class Move:
         return action_name(self.judged.action)
 
     @property
+    def at(self) -> str:
+        """The cell with the assignment's action: "b1 (0, 1)"."""
+        return named(self.judged.action)
+
+    @property
     def best(self) -> list[str]:
         return [action_name(a) for a in self.judged.best_actions]
+
+    @property
+    def best_at(self) -> list[str]:
+        """The best moves, each with its action: ["a2 (1, 0)", "c3 (2, 2)"]."""
+        return [named(a) for a in self.judged.best_actions]
 
     @property
     def value(self) -> int:
@@ -85,7 +95,7 @@ class Move:
     @property
     def should(self) -> str:
         """What the mover should have played: "you should have played b2, which holds the draw"."""
-        better = f"{either(self.best)}, {which(self.best)} {self.outlook(self.judged.best)}"
+        better = f"{either(self.best_at)}, {which(self.best)} {self.outlook(self.judged.best)}"
         if self.on_purpose:
             return f"its best was {better}"
         return f"{self.actor} should have played {better}"
@@ -98,7 +108,7 @@ class Move:
         """The verdict in two sentences: whose move it was, what it leads to, and what that
         player should have played; for the AI's deliberate errors, that they were."""
         judged, mark = self.judged, self.mark
-        played = f"{self.actor} played {self.cell}"
+        played = f"{self.actor} played {self.at}"
         if judged.verdict == "best":
             return f"Best move: {played}, which {self.outlook(judged.played)}."
         kind = f"{judged.verdict.capitalize()}{', on purpose' if self.on_purpose else ''}"
@@ -113,6 +123,11 @@ class Move:
         )
         line = f"; after {self.cell}, {after}: {self.refutation}" if self.refutation else ""
         return f"{kind}: {played}, turning {turned_text(judged)}. {should}{line}.{purpose}"
+
+
+def named(action: ttt.Action) -> str:
+    """A cell by its name and the assignment's action (i, j): "b1 (0, 1)"."""
+    return f"{action_name(action)} ({action[0]}, {action[1]})"
 
 
 def turned_text(judged: Judgement) -> str:
@@ -208,9 +223,9 @@ def heading(move: Move | None, given: int, played: int) -> str:
             else f"Move 0 of {played}: the empty board"
         )
     if move.given:
-        return f"Starting position (move {move.number} of {given} given): {move.mark} at {move.cell}"
+        return f"Starting position (move {move.number} of {given} given): {move.mark} at {move.at}"
     mark = f" ({move.mark})" if move.actor != move.mark else ""
-    return f"Move {move.number} of {played}: {move.actor} played {move.cell}{mark}"
+    return f"Move {move.number} of {played}: {move.actor}{mark} played {move.at}"
 
 
 def step_count(move: Move | None, given: int, played: int) -> str:

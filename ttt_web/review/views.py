@@ -30,6 +30,7 @@ from .text import (
     ended_text,
     heading,
     own_move,
+    percent,
     preview,
     preview_description,
     share_text,
@@ -115,11 +116,11 @@ def readable(link: str) -> str:
 
 def brief(tally: list[Tally], players: Players, own: OwnMove | None, turning: Move | None) -> list[str]:
     """The verdict in brief, for the top of the page: the accuracy (yours against the AI,
-    each player's otherwise) and the move the review opens on."""
+    each player's otherwise; the Summary says what it counts) and the move it opens on."""
     if players.against_ai:
-        mine = [f"Your accuracy: {t.short}." for t in tally if t.mark == players.you]
+        mine = [f"Your accuracy: {percent(t.accuracy)}." for t in tally if t.mark == players.you]
         return mine + ([own.text] if own else [])
-    said = [f"{t.label} accuracy: {t.short}." for t in tally]
+    said = [f"Accuracy: {', '.join(f'{t.label} {percent(t.accuracy)}' for t in tally)}."] if tally else []
     return said + ([f"Turning point: {turned(turning)}"] if turning else [])
 
 
