@@ -346,3 +346,23 @@ def test_after_a_player_left_the_score_no_longer_names_them(people, javascript):
     expect(score).not_to_contain_text("Cy", timeout=10_000)
     expect(score).to_contain_text("Free seat")
     expect(score).to_have_attribute("data-guest", "0")
+
+
+@JS
+def test_a_resigned_room_games_review_says_it_was_resigned(people, javascript):  # noqa: F811
+    ann, bo = people(javascript=javascript), people(javascript=javascript)
+    link = invite(ann, "Ann")
+    join(bo, link, "Bo")
+    seen(ann, javascript)
+    expect(ann.locator("#status")).to_have_attribute("data-state", "playing", timeout=10_000)
+    click_through(cell(ann, 1, 1))
+    expect(seen(bo, javascript).locator("#resign")).to_be_visible(timeout=10_000)
+    click_through(bo.locator("#resign"))
+    click_through(bo.locator("#resign-confirm button"))
+    click_through(bo.locator("#review"))
+    said = "Bo resigned or left after 1 move: Ann won."
+    expect(bo.locator("#brief-result")).to_have_text(said)
+    assert said in bo.title() and "nfinished" not in bo.content()
+    expect(bo.locator("#turning-point")).to_have_text(
+        "No move changed the result with best play before Bo resigned or left."
+    )
