@@ -120,7 +120,10 @@ def brief(tally: list[Tally], players: Players, own: OwnMove | None, turning: Mo
     if players.against_ai:
         mine = [f"Your accuracy: {percent(t.accuracy)}." for t in tally if t.mark == players.you]
         return mine + ([own.text] if own else [])
-    said = [f"Accuracy: {', '.join(f'{t.label} {percent(t.accuracy)}' for t in tally)}."] if tally else []
+    kept_together = [
+        f"{t.label}\N{NO-BREAK SPACE}{percent(t.accuracy)}".replace(" %", "\N{NO-BREAK SPACE}%") for t in tally
+    ]
+    said = [f"Accuracy: {', '.join(kept_together)}."] if tally else []
     return said + ([f"Turning point: {turned(turning)}"] if turning else [])
 
 
