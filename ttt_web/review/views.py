@@ -87,7 +87,6 @@ def game(moves: str):
             ending=ending,
             summary=tally,
             turning=turning,
-            own=own,
             brief=brief(tally, players, own, turning),
             strip=strip(listed, step(0)),
             turned=turned,
