@@ -4,7 +4,7 @@
 //   and a form in use is never swapped out (if its seat was taken, the page says who took it);
 //   while the stream is down the page says "Reconnecting…" (and "Connected again" once it is
 //   back), and a move tapped then is not sent to a server that cannot be reached; a move
-//   replaces the page's history entry;
+//   tapped is drawn at once (as static/play.js does), and replaces the page's history entry;
 // - a button with data-copy copies the value of the field it names (a room's link, a review's
 //   share text).
 "use strict";
@@ -55,6 +55,21 @@ function keepForm(form, html) {
   form.prepend(said);
 }
 
+function drawMark(link) {
+  // The player's own mark, drawn on the cell at once; the page the move leads to follows.
+  const cell = link.closest("td");
+  const mark = link.dataset.places;
+  if (!cell || !mark) return;
+  cell.dataset.mark = mark;
+  cell.classList.add(`mark-${mark.toLowerCase()}`);
+  const shown = document.createElement("span");
+  shown.className = "mark";
+  shown.textContent = mark;
+  link.replaceChildren(shown);
+  link.setAttribute("aria-disabled", "true");
+  for (const other of document.querySelectorAll("#board a[data-places]")) other.setAttribute("aria-disabled", "true");
+}
+
 function follow(url) {
   const source = new EventSource(url);
   let quiet = 0; // the timer that says "Reconnecting…" if the stream is still down then
@@ -81,9 +96,16 @@ function follow(url) {
     const link = event.target.closest("#board a[href]");
     if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
     event.preventDefault();
-    if (source.readyState === EventSource.OPEN) return window.location.replace(link.href);
+    if (link.getAttribute("aria-disabled") === "true") return; // sent already
+    if (source.readyState === EventSource.OPEN) {
+      drawMark(link);
+      return window.location.replace(link.href);
+    }
     fetch(window.location.href, { method: "HEAD", cache: "no-store" }).then(
-      () => window.location.replace(link.href),
+      () => {
+        drawMark(link);
+        window.location.replace(link.href);
+      },
       () => {
         down = true;
         say("Reconnecting… The server cannot be reached: your move was not sent.");

@@ -193,7 +193,7 @@ def test_the_site_navigation_is_on_every_page(page: Page, at):
 def test_the_review_of_a_lost_game_speaks_of_you(page: Page, width, height):
     page.set_viewport_size({"width": width, "height": height})
     page.goto("/review/0-1-2-3-5-4-6-7?ai=easy&you=X")  # the AI's mistake first, then yours; the AI wins
-    expect(page.locator("#review-title")).to_contain_text("you played")
+    expect(page.locator("#review-title")).to_contain_text("you (X) played")
     expect(page.locator("#verdict")).to_contain_text(": you played")
     assert in_first_screen(page, "#board") and in_first_screen(page, "#review-title")
     assert page.evaluate("document.documentElement.scrollWidth") <= width

@@ -99,11 +99,12 @@ def test_metrics_count_requests_by_endpoint_and_status_and_the_refusals(tmp_path
         {"SECRET_KEY": "s", "DATABASE": str(tmp_path / "t.sqlite3"), "METRICS_TOKEN": TOKEN, "STREAMS_PER_ROOM": 0}
     )
     client = app.test_client()
+    room = app.test_client().post("/room/new").headers["Location"]
     before = metrics(client)
     client.get("/")
     client.get("/move?n=0&row=1&col=1")
     client.get("/nowhere")
-    client.get("/room/AAAAAAAAAAAAAAAAAAAAAA/events")  # refused before Flask: no place for its stream
+    client.get(f"{room}/events")  # refused: no place for its stream
     after = metrics(client)
 
     def more(name: str, **labels: str) -> float:
@@ -115,8 +116,8 @@ def test_metrics_count_requests_by_endpoint_and_status_and_the_refusals(tmp_path
     assert more("ttt_requests_total", endpoint="rooms.events", status="503") == 1
     assert more("ttt_refused_total", status="503") == 1
     assert more("ttt_store_call_seconds_count", call="put") == 1  # the move's session
-    assert sample(after, "ttt_stored_records", table="sessions") == 1
-    assert sample(after, "ttt_stored_records", table="rooms") == 0
+    assert sample(after, "ttt_stored_records", table="sessions") == 2  # the player's and the room maker's
+    assert sample(after, "ttt_stored_records", table="rooms") == 1
 
 
 def test_metrics_count_refused_compare_and_set_writes(app):

@@ -8,6 +8,7 @@ import pytest
 
 from tests import judge
 from tests.page import Page
+from tests.test_games import lose
 from ttt_web.core import tictactoe as ttt
 from ttt_web.core.options import name_problem
 from ttt_web.core.words import in_words
@@ -351,6 +352,9 @@ def test_leaving_a_lost_game_played_on_from_a_position_lists_a_loss_and_the_butt
     """Leaving a lost game counts a loss (tests/test_games.py); one played on from a position
     counts in no score, so it is only listed."""
     page = play.new_game(side="X", difficulty="impossible", **{"from": "0-2-1"})  # lost, whatever the AI replied
+    assert page.root.by_id("resign-note") is None and "does not count in your score" in page["leave-rule"].text
+    play.submit("teach")  # in teach mode the page says the game is lost
+    page = play.page()
     assert page.state == "playing" and "does not count in your score" in page["resign-note"].text
     assert "goes in Your games as a loss" in next(page["new-game"].iter("button")).text
     play.submit("new-game")
@@ -358,6 +362,17 @@ def test_leaving_a_lost_game_played_on_from_a_position_lists_a_loss_and_the_butt
     assert [g.attrs["data-outcome"] for g in play.page("/games/")["games"].iter("li")] == ["loss"]
     play.submit("new-game")  # a fresh game is not lost: leaving it lists nothing
     assert len(list(play.page("/games/")["games"].iter("li"))) == 1
+
+
+def test_the_new_game_panel_gives_a_lost_game_away_only_in_teach_mode(play):
+    """Mid-game, out of teach mode, the panel says the rule, never that this game is lost (#44)."""
+    play.new_game(side="X", difficulty="impossible")
+    page = lose(play)  # a move the judge says loses, the AI to win with best play
+    assert page.state == "playing" and judge.value(page.marks)[0] == -1
+    assert page.root.by_id("resign-note") is None and "if the AI can force a win" in page["leave-rule"].text
+    assert "AI wins" not in page["new-game"].text and next(page["new-game"].iter("button")).text == "Start a new game"
+    play.submit("teach")
+    assert "With best play the AI wins this game from here" in play.page()["resign-note"].text
 
 
 def test_leaving_a_drawn_game_counts_nothing(play):

@@ -71,7 +71,7 @@ def test_the_mistake_says_whose_move_it_was_the_better_move_and_the_punishment(c
     page = Page(client.get(f"/review/{GAME}?ply=2").text)
     said, line = page["verdict"].text.rstrip(".").split(": ", 2)[1:]
     assert said == (
-        "O played b1, turning a draw into a loss. O should have played b2, which holds the draw;"
+        "O played b1 (0, 1), turning a draw into a loss. O should have played b2 (1, 1), which holds the draw;"
         " after b1, with best play X wins in 3 of its moves"
     )
     assert page["verdict"].attrs["data-mark"] == "O"
@@ -255,8 +255,9 @@ def test_cells_to_choose_from_are_listed_with_commas_and_one_or(client):
     ]
     game = "1-0-2"  # X c1 is a mistake: a2, b2, a3 or c3 held the draw
     review = Page(client.get(f"/review/{game}?ply=3").text)
-    assert "X should have played a2, b2, a3 or c3, each of which holds the draw;" in review["verdict"].text
-    assert review["review-moves"].text.count("X should have played a2, b2, a3 or c3") == 1
+    should = "X should have played a2 (1, 0), b2 (1, 1), a3 (2, 0) or c3 (2, 2)"  # with the actions (i, j)
+    assert f"{should}, each of which holds the draw;" in review["verdict"].text
+    assert review["review-moves"].text.count("X should have played a2, b2, a3 or c3") == 1  # the list is short
     answer = Page(client.get(f"/review/{game}/retry/1?show=answer").text)["retry-answer"].text
     assert answer.startswith("The answer: a2, b2, a3 or c3 (★ on the board). Each holds the draw."), answer
 
@@ -309,7 +310,7 @@ def test_what_should_have_been_played_names_every_best_move_and_says_each_when_s
         if judge.is_over(pos):
             continue
         best = judge.optimal_moves(pos)
-        named = either([cell_name(n) for n in best])
+        named = either([f"{cell_name(n)} ({n // 3}, {n % 3})" for n in best])
         for cell in judge.children(pos):
             if cell not in best:
                 should = Move(1, judging.judge(board(pos), action_of(cell)), "", MARKS).should

@@ -159,13 +159,15 @@ def test_the_steps_number_the_moves_given_apart_and_the_moves_played_as_the_summ
         mark, name = judge.to_move(position), cell_name(cell)
         count = next(span for span in page.root.iter("span") if span.attrs.get("class") == "step-count").text
         if ply <= 3:
-            assert page["review-title"].text == f"Starting position (move {ply} of 3 given): {mark} at {name}"
+            at = f"{name} ({cell // 3}, {cell % 3})"
+            assert page["review-title"].text == f"Starting position (move {ply} of 3 given): {mark} at {at}"
             assert page.title.startswith(f"Review, starting position (move {ply} of 3 given): {mark} at {name} · ")
             assert count == f"{ply} / 3 given"  # "given" for screen readers: on a phone the words would not fit
             continue
         actor, label = ("you", "You (O)") if mark == "O" else ("the AI", "AI (X, Impossible)")
         assert cell in judge.optimal_moves(position)  # every move played in WON is a best one
-        assert page["review-title"].text == f"Move {ply - 3} of 5: {actor} played {name} ({mark})"
+        at = f"{name} ({cell // 3}, {cell % 3})"
+        assert page["review-title"].text == f"Move {ply - 3} of 5: {actor} ({mark}) played {at}"
         assert page.title.startswith(f"Review, move {ply - 3}: {label} at {name}, best · ")
         assert count == f"{ply - 3} / 5"
     empty = review(client, f"{AGAINST}&given=3&ply=0")
@@ -195,7 +197,10 @@ def test_the_turning_point_and_the_retry_number_the_move_among_the_moves_played(
     page = review(client, "given=3", FRIENDS)
     assert page["turning-point"].text.startswith(f"Move {ply - 3}, {mark} at {cell_name(cell)}, turned ")
     turning = review(client, f"given=3&ply={ply}", FRIENDS)
-    assert turning["review-title"].text == f"Move {ply - 3} of 6: {mark} played {cell_name(cell)}"
+    assert (
+        turning["review-title"].text
+        == f"Move {ply - 3} of 6: {mark} played {cell_name(cell)} ({cell // 3}, {cell % 3})"
+    )
     retry = Page(client.get(f"/review/{FRIENDS}/retry/1?given=3").text)
     first = min(ply for ply in not_best(FRIENDS) if ply > 3)
     assert retry["retry-task"].text.startswith(f"At move {first - 3} after the starting position, ")

@@ -48,13 +48,31 @@ def decided(moves: str) -> int | None:
     return ply
 
 
+def own_ply(moves: str, you: str) -> tuple[int, bool]:
+    """By the judge, the ply of your move a review against the AI opens on, and whether it is
+    your worst: the one that lost most of the result with best play (the last of equal ones);
+    else your best move keeping the best outcome you ever had, where the fewest best moves
+    were (the first of equal ones)."""
+    position, worst, best = "." * 9, (0, 0), []
+    for ply, cell in enumerate(map(int, moves.split("-")), 1):
+        if judge.to_move(position) == you:
+            got = {c: POINTS[judge.move_outcome(position, c)[0]] for c in judge.children(position)}
+            lost = max(got.values()) - got[cell]
+            if lost and lost >= worst[0]:
+                worst = (lost, ply)
+            if cell in judge.optimal_moves(position):
+                best.append((-got[cell], len(judge.optimal_moves(position)), ply))
+        position = judge.children(position)[cell]
+    return (worst[1], True) if worst[0] else (min(best)[2], False)
+
+
 def test_the_turning_point_is_the_move_that_decided_the_result_not_a_first_mistake(client):
     judged = turns(LOST)
     yours = [t[0] for t in judged if t[3] and t[1] == "X"]
     assert judged[1][3] and len(yours) == 3 and decided(LOST) == yours[-1] == 7  # the AI erred first, you last
     page = review(client, LOST, AS_X)
-    assert page["review-title"].attrs["data-ply"] == "7"
-    assert page["review-title"].text.startswith("Move 7 of 8: you played")
+    assert page["review-title"].attrs["data-ply"] == "7" == str(own_ply(LOST, "X")[0])
+    assert page["review-title"].text.startswith("Move 7 of 8: you (X) played")
     assert page["turning-point"].text.startswith("Your turning point: Move 7, you at")
     assert page["turning-point"].text.endswith("turned a win into a loss for you, with best play.")
     assert "The AI won in 4 of its moves (8 in all)." in page.title
@@ -74,10 +92,14 @@ def test_the_turning_point_of_random_games_is_the_judges_last_change(client, que
         page, ply = review(client, moves, query), decided(moves)
         shown = page["review-title"].attrs["data-ply"]
         said = page["turning-point"].text
+        if query.startswith("you="):  # against the AI the review opens on a move of yours (tests/test_review_ending.py)
+            assert shown == str(own_ply(moves, query[4])[0]), moves
         if ply is None:
-            assert shown == str(len(cells)) and said.startswith("No move changed the result"), moves
+            assert shown == str(len(cells)) or query.startswith("you="), moves
+            assert said.startswith("No move changed the result"), moves
             continue
-        assert shown == str(ply) and f"Move {ply}, " in said, (moves, ply, said)
+        assert shown == str(ply) or query.startswith("you="), (moves, ply, said)
+        assert f"Move {ply}, " in said, (moves, ply, said)
         ai_moved = query.startswith("you=") and ("X" if ply % 2 else "O") != query[4]
         assert said.startswith("The AI's move settled the result: ") == ai_moved, (moves, said)
 
@@ -136,7 +158,7 @@ def test_only_your_moves_are_retried_and_every_link_keeps_who_played(client):
 
 def test_two_people_are_named_in_the_review_and_its_share_text(client):
     page = review(client, "0-1-4-2-8", "x=Ann&o=Bob")
-    assert page["verdict"].text.startswith("Mistake: Bob played b1, turning a draw into a loss. Bob should have")
+    assert page["verdict"].text.startswith("Mistake: Bob played b1 (0, 1), turning a draw into a loss. Bob should have")
     assert page["turning-point"].text == "Move 2, Bob at b1, turned a draw into a loss for Bob, with best play."
     assert page["share-text"].text == (
         "Tic-tac-toe, every move judged: Ann won in 3 of their moves (5 in all)."

@@ -163,6 +163,8 @@ def test_a_rematch_is_an_offer_the_other_accepts_or_declines():
     assert declined.declined and declined.moves == room.moves
     with pytest.raises(RoomError, match="no offer"):
         declined.decline(HOST, room.seat_token(HOST))  # one cannot decline one's own offer
+    assert declined.rematch(GUEST, room.seat_token(GUEST)).round == 1  # a declined offer is gone: a new one waits
+    assert declined.rematch(GUEST, room.seat_token(GUEST)).offer == GUEST
     again = declined.rematch(HOST, room.seat_token(HOST))
     assert (again.offer, again.declined) == (HOST, False)
     accepted = again.rematch(GUEST, room.seat_token(GUEST))
@@ -250,6 +252,36 @@ def test_a_declined_rematch_keeps_the_finished_board(app):
     before = stored_state(app)
     assert guest.client.post(f"{guest.path}/decline", data=guest.page().form("rematch")).status_code == 303
     assert stored_state(app) == before  # a second "no" (a double click) is the same "no"
+
+
+def test_an_offer_made_after_a_decline_waits_for_the_others_yes(app):
+    """Ann offers, Bob declines, then Bob offers: no new round until Ann accepts (#44)."""
+    host, guest = pair(app)
+    play_out(host, guest)
+    host.post("rematch")
+    guest.post("decline")
+    assert guest.page()["offer"].text == "You declined Ann's rematch."
+    assert guest.page()["rematch"].text.strip() == "Offer Ann a rematch (sides swap)"
+    assert host.page()["rematch"].text.strip() == "Offer Bob a rematch (sides swap)"
+    guest.post("rematch")
+    for seat in (host, guest):
+        assert seat.page()["status"].attrs["data-round"] == "1" and seat.page().marks == "XXXOO...."
+    assert guest.page()["offer"].text == "You offered a rematch. Waiting for Ann to answer."
+    assert host.page()["offer"].text == "Bob offers a rematch, sides swapped."
+    host.post("rematch")  # Ann's yes
+    assert host.page()["status"].attrs["data-round"] == "2" and guest.page().marks == "........."
+
+
+def test_a_declined_offer_renewed_by_its_maker_waits_too(app):
+    host, guest = pair(app)
+    play_out(host, guest)
+    host.post("rematch")
+    guest.post("decline")
+    host.post("rematch")  # Ann asks again
+    assert guest.page()["status"].attrs["data-round"] == "1"
+    assert guest.page()["offer"].text == "Ann offers a rematch, sides swapped."
+    guest.post("rematch")
+    assert guest.page()["status"].attrs["data-round"] == "2"
 
 
 def test_after_a_room_game_its_review_and_the_explorer(app):
@@ -383,8 +415,9 @@ def test_resign_and_leave_ask_first(app):
     assert "Bob keeps the board and their 0 wins in this room" in confirm.html
     assert "Whoever takes your seat starts with no wins" in confirm.html
     assert host.client.post(confirm.action("leave-confirm"), data=confirm.form("leave-confirm")).status_code == 303
-    page = guest.page()  # the guest keeps the room, the board and the score, and can invite again
-    assert page.marks == "....X...." and page["room-score"].attrs["data-host"] == "1" and page["share"]
+    page = guest.page()  # the guest keeps the room, the board and their wins, and can invite again
+    assert page.marks == "....X...." and page["room-score"].attrs["data-host"] == "0" and page["share"]
+    assert "Ann" not in page["room-score"].text  # her win went with her
     assert page["status"].text == "You resigned. Ann won. Ann left: send the link to someone else to play again."
     outsider = Seat(app.test_client(), host.path)
     side = outsider.page()["join-side"].text  # the seat Ann left plays O in round 2, which the newcomer starts
@@ -411,7 +444,8 @@ def test_leaving_mid_game_counts_as_resigning(app):
     page = host.page()
     assert page["status"].text == "Bob left during the game. You won!"
     assert page["room-score"].attrs["data-host"] == "1" and page.marks == "....X...."
-    assert "Bob" in page["room-score"].text  # his seat is free, his name stays until someone takes it
+    # his seat is free: the score no longer names him, and his wins and the draws went with him (#44)
+    assert "Bob" not in page["room-score"].text and "Free seat" in page["room-score"].text
     Seat(app.test_client(), host.path).join("Dee")  # Ann keeps her win; Dee and the draws start at 0
     score = host.page()["room-score"]
     assert (score.attrs["data-host"], score.attrs["data-guest"], score.attrs["data-draws"]) == ("1", "0", "0")

@@ -118,13 +118,14 @@ class Room(RoomRecord):
 
     def rematch(self, who: int | None, token: str) -> Room:
         """Offer the next round, sides swapped; or accept the other player's offer, which
-        starts it. Only once this round is over."""
+        starts it. Only once this round is over. A declined offer is gone: an offer made after
+        it, by either player, waits for the other's yes."""
         self._check(who, token)
         if not self.over:
             raise RoomError("Finish or resign this game first.")
         if not self.full:
             raise RoomError("Your friend has left: send the link to someone else to play again.")
-        if self.offer == 1 - who:
+        if self.offer == 1 - who and not self.declined:
             return self._next_round()
         return replace(self, offer=who, declined=False)
 
@@ -136,8 +137,9 @@ class Room(RoomRecord):
 
     def leave(self, who: int | None) -> Room:
         """Player `who` gives up their seat; a game under way counts as resigned. The other
-        keeps the board and their wins; the leaver's name stays (`leaver`) until someone takes the
-        seat. Both seats empty: the room is over (`empty`)."""
+        keeps the board and their wins; the leaver's wins and the draws (played with them) go
+        with them; the leaver's name stays (`leaver`) until someone takes the seat. Both seats
+        empty: the room is over (`empty`)."""
         if who is None:
             raise RoomError("You have no seat in this room.", 403)
         room = self
@@ -145,7 +147,9 @@ class Room(RoomRecord):
             room = replace(self, resigned=who)._scored()
         seats, names = list(room.seats), list(room.names)
         seats[who], names[who] = "", ""
-        changes = {"offer": None, "declined": False, "vacated": True, "leaver": room.names[who]}
+        score = [0, 0, 0]
+        score[1 - who] = room.score[1 - who]
+        changes = {"score": tuple(score), "offer": None, "declined": False, "vacated": True, "leaver": room.names[who]}
         return replace(room, seats=tuple(seats), names=tuple(names), **changes)
 
     def _next_round(self) -> Room:

@@ -8,9 +8,10 @@ from datetime import UTC, datetime, timedelta
 
 from flask import Blueprint, render_template
 
+from ..core.endings import LEFT, RESIGNED, EndingError, ending_asked, ending_query
 from ..core.game import Game
 from ..core.players import Players, review_query
-from ..core.position import SIDES, position_of
+from ..core.position import SIDES, other, position_of
 from ..web import player
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -43,12 +44,29 @@ def played(record: dict, now: datetime) -> Played:
     game = player.finished_game(record)
     ended = datetime.fromisoformat(record["ended"])
     final = position_of(game.board)
-    players = review_query(Players.of(game), game.given)
+    players = review_query(Players.of(game), game.given) | ending(record, game)
     if record["mode"] == "room":
         said, colour, against = in_room(game, record)
     else:
         said, colour, against = result(game, record), outcome(game, record), opponent(game)
     return Played(record["moves"], said, colour, against, ended, ago(now - ended), final, players, game.given)
+
+
+def ending(record: dict, game: Game) -> dict[str, str]:
+    """The review's query saying how a game ended that its board does not show: resigned or
+    left in a room (by this player, if it was lost), or left against the AI where it wins;
+    none if the game's moves cannot have ended so (the review would refuse the link)."""
+    if record["mode"] == "room" and record.get("resigned") is True:
+        query = ending_query(RESIGNED, record["side"] if record["outcome"] == "loss" else other(record["side"]))
+    elif record.get("left") is True:
+        query = ending_query(LEFT, record["side"])
+    else:
+        return {}
+    try:
+        ending_asked(query, game, Players.of(game))
+    except EndingError:
+        return {}
+    return query
 
 
 def in_room(game: Game, record: dict) -> tuple[str, str, str]:

@@ -24,7 +24,7 @@ bp = Blueprint("retry", __name__, url_prefix="/review")
 def mistake(moves: str, n: int):
     """The n-th move of the game that was not best (from 1), to find a better one for."""
     game, players = reviewed(moves), players_asked()
-    cells, kept = game.moves, kept_query(players, game.given)
+    cells, kept = game.moves, kept_query(players, game)
     plies = to_retry(cells, players, game.given)
     ply = _nth(plies, n, players)
     solved_before = _solved_before(len(plies))

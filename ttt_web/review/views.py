@@ -7,21 +7,38 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 from flask import Blueprint, Response, abort, render_template, request
 
 from ..core import tictactoe as ttt
+from ..core.endings import Ending, EndingError, ending_asked
 from ..core.game import Game, GameError
 from ..core.judging import Judgement, review
 from ..core.players import Players, PlayersError, review_query
 from ..core.position import action_of, cell_of, format_moves, parse_moves, position_of
-from ..core.words import ending, result_text
+from ..core.words import ending
 from ..web.board_view import board_view
 from ..web.caching import PUBLIC_FOR_A_DAY, PUBLIC_FOR_A_MINUTE
 from ..web.urls import public_base, url_for, varies_by_host
 from .caption import captioned
 from .picture import HEIGHT, SIZE, off_the_loop, png
-from .text import Move, heading, preview, preview_description, share_text, step_count, summary, turned, turning_point
+from .text import (
+    Move,
+    OwnMove,
+    Tally,
+    ended_text,
+    heading,
+    own_move,
+    percent,
+    preview,
+    preview_description,
+    share_text,
+    step_count,
+    summary,
+    turned,
+    turning_point,
+)
 
 bp = Blueprint("review", __name__, url_prefix="/review")
 
@@ -30,8 +47,9 @@ bp = Blueprint("review", __name__, url_prefix="/review")
 def game(moves: str):
     final = reviewed(moves)
     cells, players = final.moves, players_asked()
-    kept = review_query(players, final.given)
-    extra = kept_query(players, final.given)
+    ending = ending_of(final, players)
+    kept = review_query(players, final.given) | (ending.query() if ending else {})
+    extra = kept_query(players, final)
 
     def step(ply: int, **more: str) -> str:
         return url_for("review.game", moves=format_moves(cells), ply=str(ply), **extra, **more)
@@ -41,11 +59,12 @@ def game(moves: str):
         for n, judged in enumerate(judge_all(cells))
     ]
     played = listed[final.given :]  # only the moves played from the starting position count
-    turning = turning_point(played)
-    ply, current, better = _shown_ply(listed, turning)
+    turning, own = turning_point(played), own_move(played, players)
+    ply, current, better = _shown_ply(listed, own.move if own else turning)
     shown = Game.of_moves(cells[: ply - 1 if better else ply])
     tally = summary(played, players)
     site = public_base()
+    share = site + url_for("review.game", moves=format_moves(cells), **kept)
     response = Response(
         render_template(
             "review/game.html",
@@ -64,25 +83,55 @@ def game(moves: str):
             ),
             position=position_of(shown.board),
             teach=True,
-            final_text=result_text(final, players),
+            final_text=ended_text(final, players, ending),
+            ending=ending,
             summary=tally,
             turning=turning,
+            brief=brief(tally, players, own, turning),
             strip=strip(listed, step(0)),
             turned=turned,
             retries=len(to_retry(cells, players, final.given)),
             retry=url_for("retry.mistake", moves=format_moves(cells), n="1", **extra),
             from_here=play_on_query(shown, players),
             from_before=play_on_query(Game.of_moves(cells[: ply - 1]), players) if _worse(current, better) else {},
-            share=site + url_for("review.game", moves=format_moves(cells), **kept),
-            share_text=share_text(final, players, tally),
-            preview=preview(final, players),
-            preview_description=preview_description(final, players, tally),
+            share=share,
+            share_shown=readable(share),
+            share_text=share_text(final, players, tally, ending),
+            preview=preview(final, players, ending),
+            preview_description=preview_description(final, players, tally, ending),
             image=site + url_for("review.picture", moves=format_moves(cells), **kept),
             image_height=HEIGHT,
         )
     )
     response.headers["Cache-Control"] = PUBLIC_FOR_A_DAY
     return varies_by_host(response)
+
+
+def readable(link: str) -> str:
+    """A link as a person reads it (an IRI): letters of every script as they are, not
+    percent-encoded; a space stays %20, so the link still ends where it should when pasted."""
+    return unquote(link).replace(" ", "%20")
+
+
+def brief(tally: list[Tally], players: Players, own: OwnMove | None, turning: Move | None) -> list[str]:
+    """The verdict in brief, for the top of the page: the accuracy (yours against the AI,
+    each player's otherwise; the Summary says what it counts) and the move it opens on."""
+    if players.against_ai:
+        mine = [f"Your accuracy: {percent(t.accuracy)}." for t in tally if t.mark == players.you]
+        return mine + ([own.text] if own else [])
+    kept_together = [
+        f"{t.label}\N{NO-BREAK SPACE}{percent(t.accuracy)}".replace(" %", "\N{NO-BREAK SPACE}%") for t in tally
+    ]
+    said = [f"Accuracy: {', '.join(kept_together)}."] if tally else []
+    return said + ([f"Turning point: {turned(turning)}"] if turning else [])
+
+
+def ending_of(game: Game, players: Players) -> Ending | None:
+    """How the game ended, if its query says it was resigned or left; 400 if that cannot be."""
+    try:
+        return ending_asked(request.args, game, players)
+    except EndingError as error:
+        abort(400, str(error))
 
 
 def _worse(current: Move | None, better: bool) -> bool:
@@ -99,11 +148,13 @@ def play_on_query(shown: Game, players: Players) -> dict[str, str]:
     return {"from": format_moves(shown.moves), **(players.query() if players.against_ai else {})}
 
 
-def kept_query(players: Players, given: int) -> dict[str, str]:
+def kept_query(players: Players, game: Game) -> dict[str, str]:
     """The review's query, which every link of the review and its retries keeps: its
-    players, the moves given, and its way back to the game."""
+    players, the moves given, how it ended if it was resigned or left, and its way back to
+    the game."""
     back = {"back": "game"} if request.args.get("back") == "game" else {}
-    return review_query(players, given) | back
+    ending = ending_of(game, players)
+    return review_query(players, game.given) | (ending.query() if ending else {}) | back
 
 
 def players_asked() -> Players:

@@ -16,6 +16,7 @@ from flask import render_template
 from markupsafe import Markup
 
 from ..core import tictactoe as ttt
+from ..core.endings import RESIGNED, ending_query
 from ..core.game import Game
 from ..core.position import format_moves, position_of
 from ..core.room import GUEST, HOST, Room
@@ -109,8 +110,10 @@ def round_game(room: Room) -> Game:
 
 
 def review_players(room: Room) -> dict[str, str]:
-    """The review's query that names this round's players by their marks."""
-    return {room.mark(who).lower(): room.name(who) for who in (HOST, GUEST) if room.name(who)}
+    """The review's query that names this round's players by their marks, and says who
+    resigned or left, if someone did."""
+    names = {room.mark(who).lower(): room.name(who) for who in (HOST, GUEST) if room.name(who)}
+    return names | (ending_query(RESIGNED, room.mark(room.resigned)) if room.resigned is not None else {})
 
 
 class Rematch(NamedTuple):
@@ -127,13 +130,16 @@ def rematch(room: Room, you: int | None, names: tuple[str, str]) -> Rematch | No
     if you is None or not room.over or not room.full:
         return None
     other = names[1 - you]
+    offer = f"Offer {other} a rematch (sides swap)"
     if room.offer == you:
         if room.declined:
-            return Rematch(f"{cap(other)} declined the rematch.", "Offer a rematch")
+            return Rematch(f"{cap(other)} declined the rematch.", offer)
         return Rematch(f"You offered a rematch. Waiting for {other} to answer.", "")
-    if room.offer is not None and not room.declined:
+    if room.offer is not None and room.declined:
+        return Rematch(f"You declined {other}'s rematch.", offer)
+    if room.offer is not None:
         return Rematch(f"{cap(other)} offers a rematch, sides swapped.", "Accept", can_decline=True)
-    return Rematch("", f"Offer {other} a rematch (sides swap)")
+    return Rematch("", offer)
 
 
 def parts(room: Room, version: int, you: int | None) -> tuple[str, dict[str, str]]:

@@ -1,6 +1,7 @@
 """The colours: the system's, light or dark, a browser preference in a cookie of its own. Every
 page names the same stylesheet, /theme.css, whatever the cookie says, so that a page cached for
-all stays one page for all; that small stylesheet, private to the browser, says the choice."""
+all stays one page for all; that small stylesheet, private to the browser, says the choice, to
+the eye and to screen readers (static/theme.js marks the chosen button aria-pressed)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,10 @@ def stylesheet() -> Response:
     theme = chosen()
     css = "" if theme == "system" else f":root {{ color-scheme: {theme}; }}\n"
     css += f'#theme button[value="{theme}"] {{ font-weight: 800; border-width: 3px; }}\n'
+    # Said to screen readers too: by the check's alternative text, and by static/theme.js
+    # (aria-pressed), which reads the choice here, since the page itself is the same for all.
+    css += f'#theme button[value="{theme}"]::after {{ content: " \\2713" / ", chosen"; }}\n'
+    css += f":root {{ --theme: {theme}; }}\n"
     response = Response(css, mimetype="text/css")
     response.headers["Cache-Control"] = "private, no-cache"
     response.vary.add("Cookie")
