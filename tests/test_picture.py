@@ -21,8 +21,8 @@ pytestmark = pytest.mark.unit
 
 def decoded(png: bytes) -> Image.Image:
     image = Image.open(io.BytesIO(png))
-    assert (image.format, image.mode, image.size) == ("PNG", "RGB", (picture.SIZE, picture.HEIGHT))
-    return image
+    assert (image.format, image.size) == ("PNG", (picture.SIZE, picture.HEIGHT))
+    return image.convert("RGB")
 
 
 BOARDS = [
@@ -36,6 +36,7 @@ BOARDS = [
 @pytest.mark.parametrize(("marks", "line"), BOARDS)
 def test_the_picture_draws_each_mark_in_its_cell_and_the_winning_line_over_its_cells(marks, line):
     image = decoded(picture.png(marks, line, ()))
+    assert image.getpixel((0, 0)) == picture.BACKGROUND and image.getpixel((picture.CELL, 100)) == picture.GRID
     for cell, mark in enumerate(marks):
         left, top = picture.CELL * (cell % 3), picture.CELL * (cell // 3)
         colours = {colour for _, colour in image.crop((left, top, left + picture.CELL, top + picture.CELL)).getcolors()}
@@ -43,6 +44,13 @@ def test_the_picture_draws_each_mark_in_its_cell_and_the_winning_line_over_its_c
             assert (colour in colours) == (mark == shown), (cell, shown)
         middle = image.getpixel((left + picture.CELL // 2, top + picture.CELL // 2))
         assert (middle == picture.LINE) == (cell in line), cell
+
+
+def test_the_picture_is_written_in_its_palette_within_10_of_each_pixel_drawn():
+    words = captioned(Game.of_moves((0, 1, 4, 2, 8)), Players(names=("Ann", "प्रिया")), picture.SIZE)
+    exact = picture.drawn("XO.OX...X", (0, 4, 8), words).tobytes()
+    written_down = decoded(picture.png("XO.OX...X", (0, 4, 8), words)).tobytes()
+    assert max(abs(a - b) for a, b in zip(exact, written_down, strict=True)) <= 10
 
 
 def test_one_picture_per_final_board_whatever_the_order_of_moves(client):

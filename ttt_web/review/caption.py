@@ -28,6 +28,11 @@ class Run(NamedTuple):
     text: str
     font: ImageFont.FreeTypeFont
     name: bool  # a player's name: never broken across lines
+    width: float  # pixels
+
+    @classmethod
+    def of(cls, text: str, font: ImageFont.FreeTypeFont, name: bool = False) -> Run:
+        return cls(text, font, name, font.getlength(text))
 
 
 Line = tuple[Run, ...]
@@ -57,8 +62,10 @@ def written(lines: tuple[Line, ...]) -> tuple[str, ...]:
 
 def laid(said: tuple[Piece, ...], words: ImageFont.FreeTypeFont) -> Line | None:
     """The sentence in runs with their fonts; None if no installed font has a name's letters."""
-    runs = tuple(Run(text, font.font_for(text) if name else words, name) for text, name in said if text)
-    return None if any(run.font is None for run in runs) else runs
+    fonts = [font.font_for(text) if name else words for text, name in said]
+    if None in fonts:
+        return None
+    return tuple(Run.of(text, face, name) for (text, name), face in zip(said, fonts, strict=True) if text)
 
 
 def lines(runs: Line, room: int) -> tuple[Line, ...]:
@@ -73,13 +80,13 @@ def lines(runs: Line, room: int) -> tuple[Line, ...]:
 def broken_at(runs: Line, verb: str) -> tuple[Line, Line]:
     at = next(n for n, run in enumerate(runs) if not run.name and verb in run.text)
     before, rest = runs[at].text.split(verb, 1)
-    head = (*runs[:at], runs[at]._replace(text=before))
-    tail = (runs[at]._replace(text=f"{verb}{rest}".lstrip()), *runs[at + 1 :])
+    head = (*runs[:at], Run.of(before, runs[at].font))
+    tail = (Run.of(f"{verb}{rest}".lstrip(), runs[at].font), *runs[at + 1 :])
     return tuple(run for run in head if run.text), tuple(run for run in tail if run.text)
 
 
 def line_width(line: Line) -> float:
-    return sum(run.font.getlength(run.text) for run in line)
+    return sum(run.width for run in line)
 
 
 def sentence(game: Game, names: tuple[str, str], first: str, levels: tuple[str, str] = ("", "")) -> str:

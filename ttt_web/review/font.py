@@ -4,7 +4,7 @@
 out in one font, with raqm (letters joined and reordered, right to left), but cannot say
 which characters a font has: fontTools reads each font's character map once per process
 (some 0.5 s, at start-up), and a name is written in the first font that has all its
-characters, or not at all."""
+characters, or not at all (then it is said by its mark)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fontTools.ttLib import TTFont
-from PIL import ImageFont
+from PIL import ImageFont, features
 
 TEXT_SIZE = 30  # pixels an em
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -56,6 +56,9 @@ def words() -> ImageFont.FreeTypeFont | None:
 
 
 def font_for(name: str) -> ImageFont.FreeTypeFont | None:
-    """The first installed font that has every character of `name`, or None."""
+    """The first installed font that has every character of `name`, or None; None for every
+    name without raqm (libfribidi0), which alone writes right to left and joins letters."""
+    if not features.check("raqm"):
+        return None
     wanted = {ord(char) for char in name}
     return next((face.font for face in faces() if wanted <= face.characters), None)

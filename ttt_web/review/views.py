@@ -19,8 +19,7 @@ from ..core.words import ending, result_text
 from ..web.board_view import board_view
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import public_base, url_for, varies_by_host
-from .picture import HEIGHT, off_the_loop
-from .picture import picture as drawn
+from .picture import HEIGHT, of_game, off_the_loop
 from .text import Move, heading, preview, preview_description, share_text, step_count, summary, turned, turning_point
 
 bp = Blueprint("review", __name__, url_prefix="/review")
@@ -117,7 +116,7 @@ def players_asked() -> Players:
 @bp.get("/<moves>/board.png")
 def picture(moves: str):
     """The final board and who played it as a PNG picture, for link previews (chat apps draw no SVG)."""
-    image = off_the_loop(drawn, reviewed(moves), players_asked())
+    image = off_the_loop(of_game, reviewed(moves), players_asked())
     return Response(image, mimetype="image/png", headers={"Cache-Control": PUBLIC_FOR_A_DAY})
 
 
