@@ -43,16 +43,20 @@ def captioned(game: Game, players: Players, width: int) -> tuple[Line, ...]:
     words = font.words()
     if words is None:
         return ()
+    first, room = players.you or "X", width - 2 * MARGIN
+    names, levels = named(players)
+    said = laid(pieces(game, names, first, levels), words)
+    fitted = lines(said, room) if said else ()
+    if fitted and all(line_width(line) <= room for line in fitted):
+        return fitted
+    return lines(laid(pieces(game, ("", ""), first), words) or (), room)
+
+
+def named(players: Players) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The players' names, X's and O's, the AI's "the AI"; and the AI's level, beside it."""
     ai = players.ai_mark()
     names = tuple("the AI" if mark == ai else name for mark, name in zip(SIDES, players.names, strict=True))
-    levels = tuple(players.level if mark == ai else "" for mark in SIDES)
-    first, room = players.you or "X", width - 2 * MARGIN
-    said = laid(pieces(game, names, first, levels), words)
-    if said is not None:
-        fitted = lines(said, room)
-        if all(line_width(line) <= room for line in fitted):
-            return fitted
-    return lines(laid(pieces(game, ("", ""), first), words) or (), room)
+    return names, tuple(players.level if mark == ai else "" for mark in SIDES)
 
 
 def written(lines: tuple[Line, ...]) -> tuple[str, ...]:
