@@ -46,13 +46,6 @@ def test_the_picture_draws_each_mark_in_its_cell_and_the_winning_line_over_its_c
         assert (middle == picture.LINE) == (cell in line), cell
 
 
-def test_the_picture_is_written_in_its_palette_within_10_of_each_pixel_drawn():
-    words = captioned(Game.of_moves((0, 1, 4, 2, 8)), Players(names=("Ann", "प्रिया")), picture.SIZE)
-    exact = picture.drawn("XO.OX...X", (0, 4, 8), words).tobytes()
-    written_down = decoded(picture.png("XO.OX...X", (0, 4, 8), words)).tobytes()
-    assert max(abs(a - b) for a, b in zip(exact, written_down, strict=True)) <= 10
-
-
 def test_one_picture_per_final_board_whatever_the_order_of_moves(client):
     picture.png.cache_clear()
     orders = ["0-3-1-4-2", "2-4-1-3-0", "1-3-0-4-2"]  # X's top row against O's b2, a2: the same board

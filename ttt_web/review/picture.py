@@ -1,11 +1,11 @@
 """A game's final board as a PNG, for link previews (chat apps show PNG, not SVG), drawn with
 Pillow. Under the board, a band says who played and how it ended (caption.py).
 
-Pillow's shapes have no smooth edges, so the grid, each mark and each winning line are drawn
-once per process (create_app calls `parts`) OVER times larger and scaled down, as masks; a
-picture is the grid with its marks and line pasted on in their colours and its caption
-written under it, its pixels then mapped to PALETTE's nearest colours (an 8-bit PNG encodes
-in a quarter of the time of an RGB one). Built off the event loop, in the hub's thread pool."""
+Pillow's shapes have no smooth edges, so the grid, each mark and each winning line (over the
+winner's marks) are drawn once per process (create_app calls `parts`) OVER times larger,
+scaled down and written in the palette's colours; a picture is those parts pasted together
+and its caption written under it, all as palette indices (an 8-bit PNG encodes in a quarter
+of an RGB one's time). Built off the event loop, in the gevent hub's thread pool."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ GRID, LINE = (74, 82, 99), (27, 31, 42)
 COLOURS = {"X": (179, 38, 30), "O": (11, 92, 173)}
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 STEP = 10  # the least difference, in some channel, between two colours of the palette
-PICTURES = 1024  # encoded pictures kept per process (some 15 KB each)
+PICTURES = 256  # encoded pictures kept per process (some 18 KB each): docs/performance.md
 
 Point = tuple[float, float]
 Stroke = Callable[[ImageDraw.ImageDraw, float], None]  # draws on a mask, given its pixels a unit
@@ -45,17 +45,21 @@ Stroke = Callable[[ImageDraw.ImageDraw, float], None]  # draws on a mask, given 
 class Parts:
     blank: Image.Image  # the grid, and an empty band for the caption
     marks: dict[str, Image.Image]  # each mark on the background, in the box BOX of a cell
-    lines: dict[tuple[int, ...], tuple[Image.Image, tuple[int, int]]]  # each winning line's mask, and where it goes
-    palette: Image.Image  # the colours a picture is written in
+    lines: dict[tuple[tuple[int, ...], str], tuple[Image.Image, Image.Image, tuple[int, int]]]
+    # each winning line over the winner's marks: its pixels, which of them it covers, and where
+    ink: list[int]  # the palette's index for text of each coverage, 0-255, over the background
+    palette: Image.Image
 
 
 @functools.cache
 def parts() -> Parts:
-    """Drawn at start-up (some 0.1 s), with the fonts' character maps read (font.py)."""
+    """Drawn at start-up (some 0.2 s), with the fonts' character maps read (font.py)."""
     font.faces()
+    colours = palette_colours()
+    written = Image.new("P", (1, 1))
+    written.putpalette([channel for colour in colours for channel in colour])
     blank = Image.new("RGB", (SIZE, HEIGHT), BACKGROUND)
-    grid = mask((SIZE, SIZE), lambda d, u: [segment(d, u, *ends, 6) for ends in GRID_LINES])
-    blank.paste(GRID, (0, 0), grid)
+    blank.paste(GRID, (0, 0), mask((SIZE, SIZE), lambda d, u: [segment(d, u, *ends, 6) for ends in GRID_LINES]))
     marks = {}
     for mark, colour in COLOURS.items():
         cell = Image.new("RGB", (CELL, CELL), BACKGROUND)
@@ -63,13 +67,26 @@ def parts() -> Parts:
         marks[mark] = cell.crop((BOX, BOX, CELL - BOX, CELL - BOX))
     lines = {}
     for line in LINES:
-        whole = mask((SIZE, SIZE), lambda d, u, line=line: segment(d, u, centre(line[0]), centre(line[-1]), 8))
-        box = whole.getbbox()
-        lines[line] = (whole.crop(box), box[:2])
-    return Parts(blank, marks, lines, palette())
+        stroke = mask((SIZE, SIZE), lambda d, u, line=line: segment(d, u, centre(line[0]), centre(line[-1]), 8))
+        box = stroke.getbbox()
+        for mark in COLOURS:
+            won = blank.copy()
+            for cell in line:
+                won.paste(marks[mark], (CELL * (cell % 3) + BOX, CELL * (cell // 3) + BOX))
+            won.paste(LINE, (0, 0), stroke)
+            covered = stroke.crop(box).point(lambda cover: 255 if cover else 0, "1")
+            lines[line, mark] = (indexed(won.crop(box), written), covered, box[:2])
+    steps = len(blend(BACKGROUND, LINE)) - 1
+    ink = [colours.index(blend(BACKGROUND, LINE)[round(cover * steps / 255)]) for cover in range(256)]
+    marks = {mark: indexed(tile, written) for mark, tile in marks.items()}
+    return Parts(indexed(blank, written), marks, lines, ink, written)
 
 
-def palette() -> Image.Image:
+def indexed(image: Image.Image, palette: Image.Image) -> Image.Image:
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def palette_colours() -> list[tuple[int, ...]]:
     """The colours a picture is written in: the parts' own, and steps STEP apart between two
     that meet (edges, the line over the grid or a mark, text). Pillow maps a pixel to a colour
     near it, not always the nearest (it looks colours up in a coarser grid): far enough apart,
@@ -84,14 +101,13 @@ def palette() -> Image.Image:
         (x, LINE),
         (o, LINE),
     ]
-    colours = {}
-    for one, two in meet:
-        steps = max(abs(a - b) for a, b in zip(one, two, strict=True)) // STEP
-        for step in range(steps + 1):
-            colours[tuple(round(a + (b - a) * step / steps) for a, b in zip(one, two, strict=True))] = None
-    image = Image.new("P", (1, 1))
-    image.putpalette([channel for colour in colours for channel in colour])
-    return image
+    return list(dict.fromkeys(colour for one, two in meet for colour in blend(one, two)))
+
+
+def blend(one: tuple[int, ...], two: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The colours from `one` to `two`, STEP apart in the channel that changes most."""
+    steps = max(abs(a - b) for a, b in zip(one, two, strict=True)) // STEP
+    return [tuple(round(a + (b - a) * n / steps) for a, b in zip(one, two, strict=True)) for n in range(steps + 1)]
 
 
 GRID_LINES = tuple(pair for at in (100, 200) for pair in (((at, 20), (at, 280)), ((20, at), (280, at))))
@@ -134,34 +150,31 @@ def of_game(game: Game, players: Players) -> bytes:
 def png(marks: str, line: tuple[int, ...], words: tuple[caption.Line, ...]) -> bytes:
     """The board `marks` (nine characters, "X", "O" or "." row by row) with its winning
     `line` (its cells, ascending; () if none), and the caption's lines under it, as a PNG."""
-    encoded = io.BytesIO()
-    drawn(marks, line, words).quantize(palette=parts().palette, dither=Image.Dither.NONE).save(
-        encoded, "PNG", compress_level=1
-    )
-    return encoded.getvalue()
-
-
-def drawn(marks: str, line: tuple[int, ...], words: tuple[caption.Line, ...]) -> Image.Image:
-    """The picture's pixels, in RGB."""
     made = parts()
     image = made.blank.copy()
     for cell, mark in enumerate(marks):
         if mark in COLOURS:
             image.paste(made.marks[mark], (CELL * (cell % 3) + BOX, CELL * (cell // 3) + BOX))
     if line:
-        stroke, at = made.lines[line]
-        image.paste(LINE, at, stroke)
-    write(ImageDraw.Draw(image), words)
-    return image
+        stroke, covered, at = made.lines[line, marks[line[0]]]
+        image.paste(stroke, at, covered)
+    band = Image.new("L", (SIZE, caption.BAND))
+    write(ImageDraw.Draw(band), words)
+    band = band.point(made.ink)
+    band.putpalette(made.palette.getpalette())
+    image.paste(band, (0, SIZE))
+    encoded = io.BytesIO()
+    image.save(encoded, "PNG", compress_level=1)
+    return encoded.getvalue()
 
 
 def write(draw: ImageDraw.ImageDraw, words: tuple[caption.Line, ...]) -> None:
-    """The caption's lines, each centred, in the band under the board."""
-    top = SIZE + (caption.BAND - caption.LINE_HEIGHT * len(words)) // 2
+    """The caption's lines, each centred, as coverage in its band."""
+    top = (caption.BAND - caption.LINE_HEIGHT * len(words)) // 2
     for n, line in enumerate(words):
         x, baseline = (SIZE - caption.line_width(line)) / 2, top + n * caption.LINE_HEIGHT + 31
         for run in line:
-            draw.text((x, baseline), run.text, fill=LINE, font=run.font, anchor="ls")
+            draw.text((x, baseline), run.text, fill=255, font=run.font, anchor="ls")
             x += run.width
 
 
