@@ -65,21 +65,28 @@ def parts() -> Parts:
         cell = Image.new("RGB", (CELL, CELL), BACKGROUND)
         cell.paste(colour, (0, 0), mask((CELL, CELL), functools.partial(draw_mark, mark)))
         marks[mark] = cell.crop((BOX, BOX, CELL - BOX, CELL - BOX))
+    lines = winning_lines(blank, marks, written)
+    steps = len(blend(BACKGROUND, LINE)) - 1
+    ink = [colours.index(blend(BACKGROUND, LINE)[round(cover * steps / 255)]) for cover in range(256)]
+    marks = {mark: indexed(tile, written) for mark, tile in marks.items()}
+    return Parts(indexed(blank, written), marks, lines, ink, written)
+
+
+def winning_lines(blank: Image.Image, marks: dict[str, Image.Image], written: Image.Image) -> dict:
+    """Each winning line over the grid and the winner's three marks, in the palette, with
+    the pixels it covers: the only pixels it changes, whatever else is on the board."""
     lines = {}
     for line in LINES:
         stroke = mask((SIZE, SIZE), lambda d, u, line=line: segment(d, u, centre(line[0]), centre(line[-1]), 8))
         box = stroke.getbbox()
+        covered = stroke.crop(box).point(lambda cover: 255 if cover else 0, "1")
         for mark in COLOURS:
             won = blank.copy()
             for cell in line:
                 won.paste(marks[mark], (CELL * (cell % 3) + BOX, CELL * (cell // 3) + BOX))
             won.paste(LINE, (0, 0), stroke)
-            covered = stroke.crop(box).point(lambda cover: 255 if cover else 0, "1")
             lines[line, mark] = (indexed(won.crop(box), written), covered, box[:2])
-    steps = len(blend(BACKGROUND, LINE)) - 1
-    ink = [colours.index(blend(BACKGROUND, LINE)[round(cover * steps / 255)]) for cover in range(256)]
-    marks = {mark: indexed(tile, written) for mark, tile in marks.items()}
-    return Parts(indexed(blank, written), marks, lines, ink, written)
+    return lines
 
 
 def indexed(image: Image.Image, palette: Image.Image) -> Image.Image:
