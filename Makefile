@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-SYSTEM_PACKAGES := chromium redis-server nginx fonts-dejavu-core
+SYSTEM_PACKAGES := chromium redis-server nginx fonts-dejavu-core fonts-noto-core fonts-noto-cjk libfribidi0
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
@@ -59,9 +59,10 @@ nginx:
 		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q nginx; \
 	fi
 
-# Debian packages the suite drives: Chromium (browser tests), redis-server (Redis tests), nginx (make run).
+# Debian packages the suite drives: Chromium (browser tests), redis-server (Redis tests), nginx (make run);
+# and the review picture's fonts and libfribidi0 (Pillow's raqm lays out right-to-left names with it).
 system-packages:
-	@if ! command -v chromium >/dev/null || ! command -v redis-server >/dev/null || ! PATH="$$PATH:/usr/sbin" command -v nginx >/dev/null || ! fc-list 2>/dev/null | grep -qi dejavu; then \
+	@if ! command -v chromium >/dev/null || ! command -v redis-server >/dev/null || ! dpkg -s $(filter-out chromium redis-server,$(SYSTEM_PACKAGES)) >/dev/null 2>&1; then \
 		echo "Installing $(SYSTEM_PACKAGES) with apt-get"; \
 		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q $(SYSTEM_PACKAGES); \
 	fi

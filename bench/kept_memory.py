@@ -13,8 +13,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ttt_web.app import create_app
-from ttt_web.core import stored_games
 from ttt_web.play import page
+from ttt_web.web import stored_games
 
 PLAYERS = 5000
 
@@ -35,7 +35,7 @@ def main() -> None:
             assert client.get(f"/move?row={number % 3}&col={number // 3 % 3}&n=0").status_code == 303
             assert client.get("/").status_code == 200
         gc.collect()
-        print(f"games kept decoded: {len(stored_games._DECODED)}")
+        print(f"games kept decoded: {stored_games.decoded.cache_info().currsize}")
         print(f"pages' descriptions kept: {page._described.cache_info().currsize}")
         print(f"boards with links kept: {page._own_board.cache_info().currsize}")
         print(f"resident memory grew by {(resident_kb() - before) / 1024:.0f} MB")

@@ -10,7 +10,7 @@ from flask import session
 
 from bench import jinja_floor_app
 from ttt_web.app import settings
-from ttt_web.web import sessions
+from ttt_web.web import sessions, stored_games
 
 instance = os.environ.get("TTT_INSTANCE_DIR") or jinja_floor_app.folder
 os.makedirs(instance, exist_ok=True)
@@ -32,5 +32,5 @@ app.view_functions["play.index"] = page
 @app.get("/start")
 def start():
     """A stored session holding the fixed game, for the page to read."""
-    session["game"] = jinja_floor_app.game.to_data()
+    session["game"] = stored_games.encode(jinja_floor_app.game)
     return "started"

@@ -3,7 +3,7 @@
 In one process through Flask's test client, taking turns: the game's page (`GET /` with a
 game of two moves in the session) and bench/page_floor_app.py's (the same page's bytes,
 rendered after reading a stored session on the same store, nothing else), and the game's
-page again with no game kept decoded (core/stored_games.py), as on a worker that did not
+page again with no game kept decoded (web/stored_games.py), as on a worker that did not
 store it. Each request's CPU time (`time.process_time`), median of 7 runs of 2,000; then
 the wall time of the parts of the game's request that the floor does not have, each timed
 where it is called, per request. A page at 0.8 of the Jinja floor may spend on the game's own work no more than
@@ -27,10 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests import servers
 from tests.page import Page
 from ttt_web.app import create_app
-from ttt_web.core import stored_games
 from ttt_web.play import page as game_page
 from ttt_web.play import views as game_views
-from ttt_web.web import cookies, player, score
+from ttt_web.web import cookies, player, score, stored_games
 
 CALLS = 2000
 spent: Counter = Counter()
@@ -78,7 +77,7 @@ def main() -> None:
 
 def forget() -> None:
     """Forget every game kept decoded and what the page worked out of it."""
-    stored_games._DECODED.clear()
+    stored_games.decoded.cache_clear()
     game_page._described.cache_clear()
     game_page._own_board.cache_clear()
 

@@ -99,7 +99,7 @@ def random_game(rng: random.Random) -> list[int]:
     return cells
 
 
-# Letters DejaVu Sans draws (Latin, Greek, Cyrillic): far more than the glyphs a worker keeps.
+# Letters DejaVu Sans draws (Latin, Greek, Cyrillic).
 FRESH_LETTERS = [chr(c) for c in (*range(0xC0, 0x250), *range(0x391, 0x3CA), *range(0x410, 0x450)) if chr(c).isalpha()]
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from bench import jinja_floor_app
 from ttt_web.app import create_app
+from ttt_web.web import stored_games
 
 pytestmark = pytest.mark.unit
 
@@ -26,7 +27,7 @@ def test_the_jinja_floor_renders_the_games_own_page(tmp_path):
     and forms, so that the floor costs what rendering this page costs, no less."""
     client = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "t.sqlite3")}).test_client()
     with client.session_transaction() as session:
-        session["game"] = jinja_floor_app.game.to_data()
+        session["game"] = stored_games.encode(jinja_floor_app.game)
     floor = jinja_floor_app.app.test_client().get("/").text
     assert client.get("/").text == floor
 

@@ -9,10 +9,10 @@ import flask
 import pytest
 
 from ttt_web.app import create_app
-from ttt_web.core import stored_games
+from ttt_web.core import game as game_module
 from ttt_web.core.game import Game
 from ttt_web.play import page as play_page
-from ttt_web.web import board_view, limits
+from ttt_web.web import board_view, limits, stored_games
 from ttt_web.web.limits import Limits
 
 from .page import Page
@@ -31,22 +31,22 @@ def work(monkeypatch):
     """How often the stored game was decoded, replayed (a Game built from its moves) and
     drawn."""
     calls = Counter()
-    decode, replay, draw = stored_games.decode, Game.__post_init__, board_view.board_view
+    decode, replay, draw = stored_games.decode, game_module._replayed, board_view.board_view
 
     def counting_decode(data):
         calls["decode"] += 1
         return decode(data)
 
-    def counting_replay(game):
+    def counting_replay(*args):
         calls["replay"] += 1
-        replay(game)
+        return replay(*args)
 
     def counting_draw(*args, **kwargs):
         calls["board view"] += 1
         return draw(*args, **kwargs)
 
     monkeypatch.setattr(stored_games, "decode", counting_decode)
-    monkeypatch.setattr(Game, "__post_init__", counting_replay)
+    monkeypatch.setattr(game_module, "_replayed", counting_replay)
     monkeypatch.setattr(play_page, "board_view", counting_draw)
     return calls
 
@@ -55,7 +55,7 @@ def counted(work: Counter, request, kept: bool = False) -> tuple[object, dict]:
     """What `request` decoded, replayed and drew; unless `kept`, with no game kept decoded
     or drawn (as on a worker that did not store it)."""
     if not kept:
-        stored_games._DECODED.clear()
+        stored_games.decoded.cache_clear()
         play_page._described.cache_clear()
         play_page._own_board.cache_clear()
     work.clear()
@@ -82,11 +82,13 @@ def test_the_page_decodes_replays_and_draws_once(client, work):
     assert calls == {"decode": 1, "replay": 1, "board view": 1}
 
 
-def test_the_page_after_a_move_replays_nothing_the_move_kept_the_game_it_stored(client, work):
+def test_a_game_read_once_is_not_replayed_by_the_next_request_that_reads_it(client, work):
     location = client.get(a_move_link(client)).headers["Location"]
     response, calls = counted(work, lambda: client.get(location), kept=True)
     assert response.status_code == 200
-    assert calls == {"decode": 1, "board view": 1}
+    assert calls == {"decode": 1, "replay": 1, "board view": 1}  # the record the move stored, read once
+    response, calls = counted(work, lambda: client.get(location), kept=True)
+    assert calls == {"decode": 1}  # kept decoded, and its page kept
     next_move = min(Page(response.text).links.values())
     response, calls = counted(work, lambda: client.get(next_move), kept=True)
     assert response.status_code == 303

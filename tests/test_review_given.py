@@ -13,7 +13,7 @@ from tests.test_play_on import play_on
 from ttt_web.core.game import Game
 from ttt_web.core.players import Players
 from ttt_web.review import picture
-from ttt_web.review.caption import captioned
+from ttt_web.review.caption import captioned, written
 from ttt_web.web.player import finished_game
 
 WON = "1-4-7-0-8-6-2-3"  # given X b1, O b2, X b3 (a mistake); then you (O) beat the Impossible AI
@@ -113,14 +113,17 @@ def test_a_count_of_given_moves_that_is_not_0_to_one_less_than_the_moves_is_a_40
 def test_the_share_pictures_caption_says_the_game_was_played_on(client):
     game = Game.of_moves(tuple(map(int, WON.split("-"))), 3)
     players = Players(you="O", ai="impossible")
-    assert captioned(game, players, picture.SIZE)[0] == ("O beat the AI (X, Impossible),", "played on after move 3")
+    assert written(captioned(game, players, picture.SIZE)) == (
+        "O beat the AI (X, Impossible),",
+        "played on after move 3",
+    )
     friends = Game.of_moves(tuple(map(int, FRIENDS.split("-"))), 3)
-    named = captioned(friends, Players(names=("Anne", "Bartholomew")), picture.SIZE)[0]
+    named = written(captioned(friends, Players(names=("Anne", "Bartholomew")), picture.SIZE))
     assert named == ("Anne (X) beat Bartholomew (O),", "played on after move 3")  # two lines, each within the picture
-    longer = captioned(friends, Players(names=("Anne-Marie", "Bartholomew")), picture.SIZE)[0]
+    longer = written(captioned(friends, Players(names=("Anne-Marie", "Bartholomew")), picture.SIZE))
     assert longer == ("X beat O, played on after move 3",)  # the names would not fit in two lines
     drawn = Game.of_moves((0, 4, 8, 2, 6, 3, 5, 7, 1), 2)
-    said = captioned(drawn, Players(names=("Anne", "Bartholomew")), picture.SIZE)[0]
+    said = written(captioned(drawn, Players(names=("Anne", "Bartholomew")), picture.SIZE))
     assert said == ("Anne (X) and Bartholomew (O)", "drew, played on after move 2")
     assert client.get(f"/review/{WON}/board.png?{AGAINST}&given=3").status_code == 200
 

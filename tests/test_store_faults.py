@@ -19,10 +19,10 @@ from tests import servers
 from tests.conftest import Player, read_only, records, server_like
 from tests.test_rooms import Seat
 from ttt_web.app import create_app
-from ttt_web.core.game import Game
 from ttt_web.store.base import Table
 from ttt_web.store.redis import RedisStore, connect
 from ttt_web.store.sqlite import SQLiteStore
+from ttt_web.web import stored_games
 
 pytestmark = pytest.mark.server
 
@@ -181,7 +181,7 @@ def test_kill_9_mid_writes_loses_at_most_the_requests_in_flight(tmp_path, victim
     app = make_app(database.parent)
     games = records(app)
     assert len(games) == len(players)
-    assert all(Game.from_data(data.get("game")) is not None for data in games.values())
+    assert all(stored_games.decode(data.get("game")) is not None for data in games.values())
 
 
 DAY = 86400

@@ -1,9 +1,9 @@
 """A game as the web app keeps it: options, the moves so far, and what to show.
 
-A `Game` is immutable and round-trips through plain JSON-native values (`to_data` and
-`from_data`), so the session store holds strings, ints, booleans and lists only. The
-board is never stored: it is replayed from the moves, so a stored game is always a legal
-position consistent with its history.
+A `Game` is immutable. Its fields are what the session stores (web/stored_games.py writes
+and reads them from this declaration); the board is not one of them: it is replayed from
+the moves when a game is made, so a game is always a legal position consistent with its
+history.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from functools import cached_property
 
 from ..core import tictactoe as ttt
@@ -34,14 +34,17 @@ class Game:
     names: tuple[str, str] = ("", "")  # in friend mode, X's and O's; "" for none
     version: int = 0  # counts the moves and undos: a link or a button carries the one it was shown
     given: int = 0  # how many of the moves were the position it was played on from, not played in it
-    board: ttt.Board = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.side not in SIDES or self.difficulty not in DIFFICULTIES or self.mode not in MODES:
             raise GameError("Unknown game options.")
         if len(self.names) != 2 or not all(valid_name(name) for name in self.names):
             raise GameError(next(filter(None, map(name_problem, self.names)), "A game has two names, X's and O's."))
-        object.__setattr__(self, "board", _replayed(self.moves, self.given))
+        _ = self.board  # replayed now: moves that no game has are refused when a game is made
+
+    @cached_property
+    def board(self) -> ttt.Board:
+        return _replayed(self.moves, self.given)
 
     def _derived(self, board: ttt.Board, **changes: object) -> Game:
         """A copy with `changes` whose board is already known, so it is not replayed from
@@ -84,31 +87,6 @@ class Game:
         """The position `moves` lead to, as a game between two friends with no token, the
         first `given` of them the position it was played on from."""
         return cls(token="", mode="friend", moves=moves, given=given)
-
-    @classmethod
-    def from_data(cls, data: object) -> Game | None:
-        """The game stored in the session, or None if there is none or it is not valid."""
-        if not isinstance(data, dict) or not _well_typed(data):
-            return None
-        options = {k: data[k] for k in ("side", "difficulty", "mode", "scored")}
-        options |= {k: data.get(k, 0) for k in ("version", "given")}  # 0 in a game stored before each was kept
-        try:
-            return cls(data["token"], moves=tuple(data["moves"]), names=tuple(data["names"]), **options)
-        except (TypeError, ValueError):
-            return None
-
-    def to_data(self) -> dict:
-        return {
-            "token": self.token,
-            "side": self.side,
-            "difficulty": self.difficulty,
-            "mode": self.mode,
-            "moves": list(self.moves),
-            "scored": self.scored,
-            "names": list(self.names),
-            "version": self.version,
-            "given": self.given,
-        }
 
     # What the position is: derived from the immutable board once, on first use.
 
@@ -206,21 +184,6 @@ class Game:
     @property
     def can_undo(self) -> bool:
         return any(mark_of(n) != self.ai_side for n in range(self.given, len(self.moves)))
-
-
-def _well_typed(data: dict) -> bool:
-    """Whether a stored game has every field, each of the type `to_data` writes."""
-    moves, names = data.get("moves"), data.get("names")
-    return (
-        isinstance(moves, list)
-        and all(type(m) is int for m in moves)
-        and isinstance(names, list)
-        and all(isinstance(name, str) for name in names)
-        and isinstance(data.get("token"), str)
-        and isinstance(data.get("scored"), bool)
-        and {"side", "difficulty", "mode"} <= data.keys()
-        and type(data.get("version", 0)) is int  # "given" is checked when the game is made
-    )
 
 
 def _replayed(moves: tuple[int, ...], given: int) -> ttt.Board:

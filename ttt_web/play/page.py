@@ -7,11 +7,10 @@ import functools
 
 from flask import render_template, request
 
-from ..core import stored_games
 from ..core.game import Game
 from ..core.players import Players, review_query
 from ..core.position import format_moves, position_of
-from ..web import cookies, player, score
+from ..web import cookies, player, score, stored_games
 from ..web.board_view import BLANK, BoardView, board_view
 from ..web.urls import url_for
 
@@ -74,7 +73,7 @@ def about_the_game(game: Game | None) -> dict:
 @functools.lru_cache(maxsize=stored_games.DECODED)
 def _described(game: Game | None) -> dict:
     """What the page says of a game that depends on the game alone: worked out once per game
-    kept decoded (core/stored_games.py), for every page of it. Read, never changed."""
+    kept decoded (web/stored_games.py), for every page of it. Read, never changed."""
     return {
         "token": game.token if game else "",
         "history": game.history() if game else [],

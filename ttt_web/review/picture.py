@@ -1,234 +1,193 @@
-"""A game's final board as a PNG, for link previews: chat apps show PNG, not SVG. Drawn
-with the standard library only (zlib and struct): strokes are capsules and rings, shaded
-by their distance to each pixel, so the edges are smooth.
+"""A game's final board as a PNG, for link previews (chat apps show PNG, not SVG), drawn with
+Pillow. Under the board, a band says who played and how it ended (caption.py).
 
-Drawing a board stroke by stroke takes 150-550 ms of pure Python, so it is done once per
-process, at start-up, for the parts (the grid, each mark, each winning line); a picture is
-those parts laid side by side (under 1 ms) and compressed off the event loop, and the last
-PICTURES pictures are kept. Under the board, a band says who played and how it ended
-(caption.py): a picture is kept by what it shows, the board and those words."""
+Pillow's shapes have no smooth edges, so the grid, each mark and each winning line (over the
+winner's marks) are drawn once per process (create_app calls `parts`) OVER times larger,
+scaled down and written in the palette's colours; a picture is those parts pasted together
+and its caption written under it, all as palette indices (an 8-bit PNG encodes in a quarter
+of an RGB one's time). Built off the event loop, in the gevent hub's thread pool."""
 
 from __future__ import annotations
 
 import functools
-import math
-import struct
-import zlib
+import io
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import gevent
 from gevent import monkey
+from PIL import Image, ImageDraw
 
-from . import caption
+from ..core.game import Game
+from ..core.players import Players
+from ..core.position import position_of
+from . import caption, font
 
-SIZE = 600  # pixels a side; the board is drawn on a 300-unit grid, twice over
-SCALE = SIZE / 300
+SIZE = 600  # pixels a side; the board is drawn on a 300-unit grid
+SCALE = SIZE / 300  # pixels a unit
+OVER = 4  # times larger the parts are drawn, before they are scaled down
+CELL = SIZE // 3  # pixels a cell
+BOX = 20  # pixels from a cell's edges to its mark, which keeps 16 units (32 pixels) clear
+HEIGHT = SIZE + caption.BAND  # pixels: the board, then its caption
 BACKGROUND = (246, 247, 251)
-GRID, X_COLOUR, O_COLOUR, LINE = (74, 82, 99), (179, 38, 30), (11, 92, 173), (27, 31, 42)
+GRID, LINE = (74, 82, 99), (27, 31, 42)
+COLOURS = {"X": (179, 38, 30), "O": (11, 92, 173)}
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+STEP = 10  # the least difference, in some channel, between two colours of the palette
+PICTURES = 256  # encoded pictures kept per process (some 18 KB each): docs/performance.md
 
-Colour = tuple[int, int, int]
-
-
-class Canvas:
-    def __init__(self) -> None:
-        self.rows = [bytearray(BACKGROUND * SIZE) for _ in range(SIZE)]
-
-    def blend(self, x: int, y: int, colour: Colour, cover: float) -> None:
-        if cover <= 0 or not (0 <= x < SIZE and 0 <= y < SIZE):
-            return
-        row, at = self.rows[y], 3 * x
-        cover = min(cover, 1.0)
-        mixed = zip(row[at : at + 3], colour, strict=True)
-        row[at : at + 3] = bytes(round(old + (new - old) * cover) for old, new in mixed)
-
-    def segment(self, a: tuple[float, float], b: tuple[float, float], width: float, colour: Colour) -> None:
-        """A line from a to b (in units) with round ends."""
-        (x1, y1), (x2, y2) = [(SCALE * x, SCALE * y) for x, y in (a, b)]
-        r, dx, dy = SCALE * width / 2, x2 - x1, y2 - y1
-        length2 = dx * dx + dy * dy
-        for y in range(int(min(y1, y2) - r - 1), int(max(y1, y2) + r + 2)):
-            for x in self._span(x1, y1, x2, y2, r, y):
-                t = max(0.0, min(1.0, ((x - x1) * dx + (y - y1) * dy) / length2))
-                self.blend(x, y, colour, r + 0.5 - math.hypot(x - x1 - t * dx, y - y1 - t * dy))
-
-    @staticmethod
-    def _span(x1: float, y1: float, x2: float, y2: float, r: float, y: int) -> range:
-        """The columns of row `y` that may lie within `r` of the segment."""
-        if abs(y2 - y1) < 1e-9:
-            return range(int(min(x1, x2) - r - 1), int(max(x1, x2) + r + 2))
-        t = max(0.0, min(1.0, (y - y1) / (y2 - y1)))
-        centre = x1 + t * (x2 - x1)
-        half = r * math.hypot(x2 - x1, y2 - y1) / abs(y2 - y1) + r + 1
-        return range(int(centre - half), int(centre + half) + 2)
-
-    def ring(self, centre: tuple[float, float], radius: float, width: float, colour: Colour) -> None:
-        cx, cy = SCALE * centre[0], SCALE * centre[1]
-        middle, half = SCALE * radius, SCALE * width / 2
-        outer = middle + half + 1
-        for y in range(int(cy - outer), int(cy + outer) + 2):
-            dy = y - cy
-            reach = math.sqrt(max(0.0, outer * outer - dy * dy))
-            hole = math.sqrt(max(0.0, (middle - half - 1) ** 2 - dy * dy))
-            for x in (*range(int(cx - reach), int(cx - hole) + 2), *range(int(cx + hole) - 1, int(cx + reach) + 2)):
-                self.blend(x, y, colour, half + 0.5 - abs(math.hypot(x - cx, dy) - middle))
-
-    def png(self) -> bytes:
-        raw = b"".join(b"\0" + bytes(row) for row in self.rows)
-        header = struct.pack(">IIBBBBB", SIZE, len(self.rows), 8, 2, 0, 0, 0)  # 8-bit RGB
-        return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", deflate(raw)) + _chunk(b"IEND", b"")
-
-
-def deflate(raw: bytes) -> bytes:
-    """zlib lets go of the GIL while it compresses (some 5 ms a picture)."""
-    return off_the_loop(zlib.compress, raw, 6)
-
-
-def off_the_loop(work, *args):
-    """In a gevent worker, a thread of the hub's pool does the work, and the worker's other
-    connections go on meanwhile (for pure Python, between the interpreter's switches)."""
-    if monkey.is_module_patched("threading"):
-        return gevent.get_hub().threadpool.apply(work, args)
-    return work(*args)
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-
-def draw(marks: str, line: tuple[int, ...]) -> Canvas:
-    """The board `marks` (nine characters, "X", "O" or "." row by row), with the winning
-    `line` (its cells) if there is one, drawn stroke by stroke: the reference that `png`
-    composes from parts. Marks keep 16 units from their cell's edges, so nothing is clipped."""
-    canvas = Canvas()
-    _grid(canvas)
-    for cell, mark in enumerate(marks):
-        if mark != ".":
-            _mark(canvas, mark, *_centre(cell))
-    if line:
-        canvas.segment(_centre(line[0]), _centre(line[-1]), 8, LINE)
-    return canvas
-
-
-def _centre(cell: int) -> tuple[int, int]:
-    return 50 + 100 * (cell % 3), 50 + 100 * (cell // 3)
-
-
-def _grid(canvas: Canvas) -> None:
-    for at in (100, 200):
-        canvas.segment((at, 20), (at, 280), 6, GRID)
-        canvas.segment((20, at), (280, at), 6, GRID)
-
-
-def _mark(canvas: Canvas, mark: str, x: int, y: int) -> None:
-    if mark == "X":
-        canvas.segment((x - 26, y - 26), (x + 26, y + 26), 12, X_COLOUR)
-        canvas.segment((x + 26, y - 26), (x - 26, y + 26), 12, X_COLOUR)
-    else:
-        canvas.ring((x, y), 28, 12, O_COLOUR)
-
-
-class Coverage(Canvas):
-    """A canvas that keeps which pixels a stroke touches instead of painting them."""
-
-    def __init__(self) -> None:  # no pixels of its own
-        self.covers: dict[int, dict[int, float]] = {}
-
-    def blend(self, x: int, y: int, colour: Colour, cover: float) -> None:
-        if cover > 0 and 0 <= x < SIZE and 0 <= y < SIZE:
-            self.covers.setdefault(y, {})[x] = cover
-
-    def paint(self, canvas: Canvas, colour: Colour) -> Patch:
-        """Paint the stroke on `canvas`; the rows it changed, as a patch."""
-        for y, covers in self.covers.items():
-            for x, cover in covers.items():
-                canvas.blend(x, y, colour, cover)
-        return tuple(
-            (y, min(xs), bytes(canvas.rows[y][3 * min(xs) : 3 * max(xs) + 3])) for y, xs in sorted(self.covers.items())
-        )
-
-
-Patch = tuple[tuple[int, int, bytes], ...]  # per row: y, the first x, the pixels from there
+Point = tuple[float, float]
+Stroke = Callable[[ImageDraw.ImageDraw, float], None]  # draws on a mask, given its pixels a unit
 
 
 @dataclass(frozen=True)
 class Parts:
-    """What every picture is made of, drawn once per process: the empty grid, a cell's box
-    with each mark, and each winning line as the winner's three marks leave it. (A winning
-    line touches only its own cells' boxes and the grid: its pixels depend on nothing else.)"""
-
-    grid: tuple[bytes, ...]
-    marks: dict[str, Patch]  # the box of cell 0; each cell's box is the same pixels, shifted
-    lines: dict[tuple[tuple[int, ...], str], Patch]
-
-    @classmethod
-    def draw(cls) -> Parts:
-        canvas = Canvas()
-        _grid(canvas)
-        grid = tuple(bytes(row) for row in canvas.rows)
-        marks = {}
-        for mark in "XO":
-            box = Canvas()
-            _mark(box, mark, 50, 50)
-            marks[mark] = tuple((y, BOX[0], bytes(box.rows[y][3 * BOX[0] : 3 * BOX[1]])) for y in range(*BOX))
-        parts = cls(grid, marks, {})
-        for line in LINES:
-            stroke = Coverage()
-            stroke.segment(_centre(line[0]), _centre(line[-1]), 8, LINE)
-            for mark in "XO":
-                won = parts.compose("".join(mark if cell in line else "." for cell in range(9)), ())
-                parts.lines[line, mark] = stroke.paint(won, LINE)
-        return parts
-
-    def compose(self, marks: str, line: tuple[int, ...]) -> Canvas:
-        canvas = Canvas.__new__(Canvas)
-        canvas.rows = [bytearray(row) for row in self.grid]
-        for cell, mark in enumerate(marks):
-            if mark != ".":
-                _lay(canvas, self.marks[mark], CELL * (cell % 3), CELL * (cell // 3))
-        if line:
-            _lay(canvas, self.lines[line, marks[line[0]]], 0, 0)
-        return canvas
-
-
-def _lay(canvas: Canvas, patch: Patch, left: int, top: int) -> None:
-    for y, x, pixels in patch:
-        start = 3 * (left + x)
-        canvas.rows[top + y][start : start + len(pixels)] = pixels
-
-
-CELL = SIZE // 3  # pixels a cell
-BOX = (int(12 * SCALE), int(88 * SCALE))  # the pixels of a cell (from its corner) a mark may touch
-LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
-PICTURES = 1024  # encoded pictures kept per process (some 10 KB each); 5,478 boards in all
+    blank: Image.Image  # the grid, and an empty band for the caption
+    marks: dict[str, Image.Image]  # each mark on the background, in the box BOX of a cell
+    lines: dict[tuple[tuple[int, ...], str], tuple[Image.Image, Image.Image, tuple[int, int]]]
+    # each winning line over the winner's marks: its pixels, which of them it covers, and where
+    ink: list[int]  # the palette's index for text of each coverage, 0-255, over the background
+    palette: Image.Image
 
 
 @functools.cache
 def parts() -> Parts:
-    """Drawn at start-up (create_app calls it), before any request waits on it; the
-    caption's common letters too."""
-    caption.warm()
-    return Parts.draw()
+    """Drawn at start-up (some 0.2 s), with the fonts' character maps read (font.py)."""
+    font.faces()
+    colours = palette_colours()
+    written = Image.new("P", (1, 1))
+    written.putpalette([channel for colour in colours for channel in colour])
+    blank = Image.new("RGB", (SIZE, HEIGHT), BACKGROUND)
+    blank.paste(GRID, (0, 0), mask((SIZE, SIZE), lambda d, u: [segment(d, u, *ends, 6) for ends in GRID_LINES]))
+    marks = {}
+    for mark, colour in COLOURS.items():
+        cell = Image.new("RGB", (CELL, CELL), BACKGROUND)
+        cell.paste(colour, (0, 0), mask((CELL, CELL), functools.partial(draw_mark, mark)))
+        marks[mark] = cell.crop((BOX, BOX, CELL - BOX, CELL - BOX))
+    lines = winning_lines(blank, marks, written)
+    steps = len(blend(BACKGROUND, LINE)) - 1
+    ink = [colours.index(blend(BACKGROUND, LINE)[round(cover * steps / 255)]) for cover in range(256)]
+    marks = {mark: indexed(tile, written) for mark, tile in marks.items()}
+    return Parts(indexed(blank, written), marks, lines, ink, written)
 
 
-HEIGHT = SIZE + caption.BAND  # pixels: the board, then its caption
-# Each colour channel of the caption's pixels, by coverage: from the background to LINE.
-INK = tuple(
-    bytes(round(back + (ink - back) * c / 255) for c in range(256)) for back, ink in zip(BACKGROUND, LINE, strict=True)
-)
+def winning_lines(blank: Image.Image, marks: dict[str, Image.Image], written: Image.Image) -> dict:
+    """Each winning line over the grid and the winner's three marks, in the palette, with
+    the pixels it covers: the only pixels it changes, whatever else is on the board."""
+    lines = {}
+    for line in LINES:
+        stroke = mask((SIZE, SIZE), lambda d, u, line=line: segment(d, u, centre(line[0]), centre(line[-1]), 8))
+        box = stroke.getbbox()
+        covered = stroke.crop(box).point(lambda cover: 255 if cover else 0, "1")
+        for mark in COLOURS:
+            won = blank.copy()
+            for cell in line:
+                won.paste(marks[mark], (CELL * (cell % 3) + BOX, CELL * (cell // 3) + BOX))
+            won.paste(LINE, (0, 0), stroke)
+            lines[line, mark] = (indexed(won.crop(box), written), covered, box[:2])
+    return lines
+
+
+def indexed(image: Image.Image, palette: Image.Image) -> Image.Image:
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def palette_colours() -> list[tuple[int, ...]]:
+    """The colours a picture is written in: the parts' own, and steps STEP apart between two
+    that meet (edges, the line over the grid or a mark, text). Pillow maps a pixel to a colour
+    near it, not always the nearest (it looks colours up in a coarser grid): far enough apart,
+    the parts' own colours stay themselves, and no pixel moves more than 10 in a channel."""
+    x, o = COLOURS.values()
+    meet = [
+        (BACKGROUND, GRID),
+        (BACKGROUND, x),
+        (BACKGROUND, o),
+        (BACKGROUND, LINE),
+        (GRID, LINE),
+        (x, LINE),
+        (o, LINE),
+    ]
+    return list(dict.fromkeys(colour for one, two in meet for colour in blend(one, two)))
+
+
+def blend(one: tuple[int, ...], two: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The colours from `one` to `two`, STEP apart in the channel that changes most."""
+    steps = max(abs(a - b) for a, b in zip(one, two, strict=True)) // STEP
+    return [tuple(round(a + (b - a) * n / steps) for a, b in zip(one, two, strict=True)) for n in range(steps + 1)]
+
+
+GRID_LINES = tuple(pair for at in (100, 200) for pair in (((at, 20), (at, 280)), ((20, at), (280, at))))
+
+
+def mask(size: tuple[int, int], stroke: Stroke) -> Image.Image:
+    """Coverage (0-255 a pixel) of what `stroke` draws, drawn OVER times larger and scaled down."""
+    large = Image.new("L", (OVER * size[0], OVER * size[1]))
+    stroke(ImageDraw.Draw(large), OVER * SCALE)
+    return large.resize(size, Image.Resampling.BOX)
+
+
+def segment(draw: ImageDraw.ImageDraw, unit: float, a: Point, b: Point, width: float) -> None:
+    """A line from a to b (in units), `width` units wide, with round ends."""
+    ends, r = [(unit * x, unit * y) for x, y in (a, b)], unit * width / 2
+    draw.line(ends, fill=255, width=round(2 * r))
+    for x, y in ends:
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=255)
+
+
+def draw_mark(mark: str, draw: ImageDraw.ImageDraw, unit: float) -> None:
+    """X or O in a cell (100 units a side), 16 units clear of its edges."""
+    if mark == "X":
+        segment(draw, unit, (24, 24), (76, 76), 12)
+        segment(draw, unit, (76, 24), (24, 76), 12)
+    else:
+        draw.ellipse((unit * 16, unit * 16, unit * 84, unit * 84), outline=255, width=round(unit * 12))
+
+
+def centre(cell: int) -> Point:
+    return 50 + 100 * (cell % 3), 50 + 100 * (cell // 3)
+
+
+def of_game(game: Game, players: Players) -> bytes:
+    """The review's picture of `game` played by `players`."""
+    return png(position_of(game.board), game.winning_line, caption.captioned(game, players, SIZE))
 
 
 @functools.lru_cache(maxsize=PICTURES)
-def png(marks: str, line: tuple[int, ...], words: tuple[str, ...] = ()) -> bytes:
-    """The board `marks` with its winning `line` (cells, ascending; () if none), and the
-    caption's lines `words` under it, as a PNG."""
-    canvas = parts().compose(marks, line)
-    band = off_the_loop(caption.band, words, SIZE)  # a letter never drawn before: some 3 ms
-    canvas.rows += [_inked(coverage) for coverage in band]
-    return canvas.png()
+def png(marks: str, line: tuple[int, ...], words: tuple[caption.Line, ...]) -> bytes:
+    """The board `marks` (nine characters, "X", "O" or "." row by row) with its winning
+    `line` (its cells, ascending; () if none), and the caption's lines under it, as a PNG."""
+    made = parts()
+    image = made.blank.copy()
+    for cell, mark in enumerate(marks):
+        if mark in COLOURS:
+            image.paste(made.marks[mark], (CELL * (cell % 3) + BOX, CELL * (cell // 3) + BOX))
+    if line:
+        stroke, covered, at = made.lines[line, marks[line[0]]]
+        image.paste(stroke, at, covered)
+    band = Image.new("L", (SIZE, caption.BAND))
+    write(ImageDraw.Draw(band), words)
+    band = band.point(made.ink)
+    band.putpalette(made.palette.getpalette())
+    image.paste(band, (0, SIZE))
+    encoded = io.BytesIO()
+    image.save(encoded, "PNG", compress_level=1)
+    return encoded.getvalue()
 
 
-def _inked(coverage: bytearray) -> bytearray:
-    pixels = bytearray(3 * len(coverage))
-    for channel, table in enumerate(INK):
-        pixels[channel::3] = coverage.translate(table)
-    return pixels
+def write(draw: ImageDraw.ImageDraw, words: tuple[caption.Line, ...]) -> None:
+    """The caption's lines, each centred, as coverage in its band."""
+    top = (caption.BAND - caption.LINE_HEIGHT * len(words)) // 2
+    for n, line in enumerate(words):
+        x, baseline = (SIZE - caption.line_width(line)) / 2, top + n * caption.LINE_HEIGHT + 31
+        for run in line:
+            draw.text((x, baseline), run.text, fill=255, font=run.font, anchor="ls")
+            x += run.width
+
+
+def off_the_loop(work: Callable[..., Any], *args: Any) -> Any:
+    """In a gevent worker, a thread of the hub's pool does the work, and the worker's other
+    connections go on meanwhile (Pillow lets go of the GIL while it encodes)."""
+    if monkey.is_module_patched("threading"):
+        return gevent.get_hub().threadpool.apply(work, args)
+    return work(*args)

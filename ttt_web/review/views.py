@@ -19,10 +19,9 @@ from ..core.players import Players, PlayersError, review_query
 from ..core.position import action_of, cell_of, format_moves, parse_moves, position_of
 from ..core.words import ending
 from ..web.board_view import board_view
-from ..web.caching import PUBLIC_FOR_A_DAY, PUBLIC_FOR_A_MINUTE
+from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import public_base, url_for, varies_by_host
-from .caption import captioned
-from .picture import HEIGHT, SIZE, off_the_loop, png
+from .picture import HEIGHT, of_game, off_the_loop
 from .text import (
     Move,
     OwnMove,
@@ -168,11 +167,8 @@ def players_asked() -> Players:
 @bp.get("/<moves>/board.png")
 def picture(moves: str):
     """The final board and who played it as a PNG picture, for link previews (chat apps draw no SVG)."""
-    final = reviewed(moves)
-    words, lasting = off_the_loop(captioned, final, players_asked(), SIZE)  # new letters: ~5 ms each
-    image = png(position_of(final.board), final.winning_line, words)
-    kept = PUBLIC_FOR_A_DAY if lasting else PUBLIC_FOR_A_MINUTE
-    return Response(image, mimetype="image/png", headers={"Cache-Control": kept})
+    image = off_the_loop(of_game, reviewed(moves), players_asked())
+    return Response(image, mimetype="image/png", headers={"Cache-Control": PUBLIC_FOR_A_DAY})
 
 
 def _shown_ply(listed: list[Move], turning: Move | None) -> tuple[int, Move | None, bool]:

@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 
 from flask import g, session
 
-from ..core import stored_games
 from ..core.game import Game
 from ..core.options import DEFAULTS
 from ..core.position import format_moves, parse_moves
+from . import stored_games
 from .score import OUTCOMES, count
 
 KEPT_GAMES = 20  # finished games listed on "Your games"
@@ -21,7 +21,7 @@ KEPT_GAME = "ttt_game"  # on flask.g: (the session's game record, the Game decod
 
 def current_game() -> Game | None:
     """The stored game, decoded once per request (and once per process for the same record:
-    core/stored_games.py): kept on `g` beside the record it was read from, so that a change
+    web/stored_games.py): kept on `g` beside the record it was read from, so that a change
     to the record is seen."""
     data = session.get("game")
     kept = g.get(KEPT_GAME)
