@@ -117,6 +117,11 @@ def pieces(game: Game, names: tuple[str, str], first: str, levels: tuple[str, st
     )
 
 
+def plain_text(pieces: tuple[Piece, ...]) -> str:
+    """The words of some pieces, without their weights."""
+    return "".join(text for text, _ in pieces)
+
+
 def tagged(name: str, level: str, mark: str, start: bool = False) -> tuple[Piece, ...]:
     """A player with their mark, "Ann (O)", the AI with its level too, "the AI (X, Easy)",
     or the mark alone, "X"."""

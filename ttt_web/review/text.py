@@ -14,7 +14,7 @@ from ..core.judging import Judgement, accuracy, value_after
 from ..core.players import Players
 from ..core.position import SIDES, action_name, other
 from ..core.words import counted, either, in_words, outlook, result_text, which
-from .caption import sentence, tagged
+from .caption import plain_text, sentence, tagged
 
 TURNED = {
     ("win", "draw"): "a win into a draw",
@@ -327,7 +327,7 @@ def preview(game: Game, players: Players, ending: Ending | None = None) -> str:
 
 def _ended_preview(game: Game, ending: Ending, tags: dict[str, tuple[str, str, str]]) -> str:
     """A game resigned or left, as `preview` tells it; `tags` are each mark's name, level and mark."""
-    quit_by, winner = tagged(*tags[ending.mark], True), tagged(*tags[ending.winner], False)
+    quit_by, winner = plain_text(tagged(*tags[ending.mark], True)), plain_text(tagged(*tags[ending.winner], False))
     if ending.how == LEFT:
         return f"{quit_by} left where {winner} wins with best play, after {counted(game.number - game.given, 'move')}"
     return f"{quit_by} resigned or left: {winner} won"
