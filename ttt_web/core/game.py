@@ -73,10 +73,14 @@ class Game:
         return self._derived(self.board, scored=True)
 
     @classmethod
-    def start(cls, rng: random.Random, moves: tuple[int, ...] = (), **options: str) -> Game:
+    def start(
+        cls, rng: random.Random, moves: tuple[int, ...] = (), names: tuple[str, str] = ("", ""), **options: str
+    ) -> Game:
         """A new game, from the empty board or from the position `moves` lead to; the AI
-        moves first when it is its turn (it opens when the human plays O)."""
-        game = cls(token=secrets.token_urlsafe(16), moves=moves, given=len(moves), **{**DEFAULTS, **options})
+        moves first when it is its turn (it opens when the human plays O). `options`: side,
+        difficulty, mode."""
+        side, difficulty, mode = ({**DEFAULTS, **options}[name] for name in ("side", "difficulty", "mode"))
+        game = cls(secrets.token_urlsafe(16), side, difficulty, mode, moves, names=names, given=len(moves))
         return game.ai_reply(rng)
 
     @classmethod
@@ -97,7 +101,7 @@ class Game:
         except (TypeError, ValueError):
             return None
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, object]:
         return {
             "token": self.token,
             "side": self.side,
@@ -208,7 +212,7 @@ class Game:
         return any(mark_of(n) != self.ai_side for n in range(self.given, len(self.moves)))
 
 
-def _well_typed(data: dict) -> bool:
+def _well_typed(data: dict[str, object]) -> bool:
     """Whether a stored game has every field, each of the type `to_data` writes."""
     moves, names = data.get("moves"), data.get("names")
     return (

@@ -9,6 +9,8 @@ connection, so the same process; a reload, Back and the next move read it again.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .game import Game
 
 DECODED = 4096  # games kept decoded per process, each a few KB
@@ -25,7 +27,7 @@ FIELDS = (
     ("given", int),
 )
 OPTIONAL = ("version", "given")  # 0 in a game stored before each was kept
-_DECODED: dict[tuple, Game | None] = {}  # None for a record that holds no valid game
+_DECODED: dict[tuple[object, ...], Game | None] = {}  # None for a record that holds no valid game
 _UNKNOWN = object()
 
 
@@ -34,14 +36,15 @@ def decode(data: object) -> Game | None:
     key = _key(data)
     if key is None:  # not as to_data writes it: decoded (to None, surely), never kept
         return Game.from_data(data)
-    game = _DECODED.get(key, _UNKNOWN)
-    if game is _UNKNOWN:
-        game = Game.from_data(data)
-        _keep(key, game)
+    kept = _DECODED.get(key, _UNKNOWN)
+    if isinstance(kept, Game) or kept is None:
+        return kept
+    game = Game.from_data(data)
+    _keep(key, game)
     return game
 
 
-def encode(game: Game) -> dict:
+def encode(game: Game) -> dict[str, object]:
     """game.to_data(), with `game` kept as what that data decodes to."""
     data = game.to_data()
     key = _key(data)
@@ -50,25 +53,25 @@ def encode(game: Game) -> dict:
     return data
 
 
-def _key(data: object) -> tuple | None:
+def _key(data: object) -> tuple[object, ...] | None:
     """The values of a record, in the order of FIELDS, if each is of the exact type that
     to_data writes (so that a damaged record, a version `true`, cannot find the game stored
     with 1); else None."""
     if not isinstance(data, dict):
         return None
-    values = []
+    values: list[Any] = []
     for name, kind in FIELDS:
         value = data.get(name, 0) if name in OPTIONAL else data.get(name)
         if type(value) is not kind:
             return None
-        values.append(tuple(value) if kind is list else value)
+        values.append(tuple(value) if isinstance(value, list) else value)
     moves, names = values[4], values[6]
     if not all(type(cell) is int for cell in moves) or not all(type(name) is str for name in names):
         return None
     return tuple(values)
 
 
-def _keep(key: tuple, game: Game | None) -> None:
+def _keep(key: tuple[object, ...], game: Game | None) -> None:
     while len(_DECODED) >= DECODED:
         _DECODED.pop(next(iter(_DECODED)), None)  # the oldest
     _DECODED[key] = game

@@ -21,15 +21,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .position import utility
 from .pseudocode import MAX, MIN, ROOT
 from .subtrees import calls_plain, finished, kids, pruned_actions, size, step_of_call, to_move, total
+from .tictactoe import Action
 
 __all__ = ["MAX", "MIN", "ROOT", "Frame", "Step", "calls_plain", "finished", "step", "step_of_call", "to_move", "total"]
 
 INF = math.inf
+Down = tuple[int, str, Action | None, int, tuple[float, float]]  # where a walk goes on: k, child, action, call, window
 
 
 class Frame(NamedTuple):
@@ -117,9 +119,19 @@ class _Walk:
     """Down from the root to one step, skipping every subtree that lies wholly before it."""
 
     def __init__(self, root: str, pruning: bool) -> None:
-        self.root, self.pruning, self.frames, self.last = root, pruning, [], 0
+        self.root, self.pruning, self.last = root, pruning, 0
+        self.frames: list[Frame] = []
 
-    def frame(self, position, action, call, line, v, window, best=None) -> Frame:
+    def frame(
+        self,
+        position: str,
+        action: Action | None,
+        call: int,
+        line: int,
+        v: float | None,
+        window: tuple[float, float],
+        best: Action | None = None,
+    ) -> Frame:
         function = ROOT if not self.frames else MAX if to_move(position) == "X" else MIN
         return Frame(function, position, len(self.frames), action, call, line, v, *window, best, self.last)
 
@@ -135,10 +147,12 @@ class _Walk:
                 return Step(number, found.event, found.frames, found.returned, found.action, found.pruned, found.below)
             k, position, action, call, window = found
 
-    def here(self, event, frame, **more) -> Step:
+    def here(self, event: str, frame: Frame, **more: Any) -> Step:
         return Step(0, event, (*self.frames, frame), **more)
 
-    def inside(self, k, position, action, call, window):
+    def inside(
+        self, k: int, position: str, action: Action | None, call: int, window: tuple[float, float]
+    ) -> Step | Down:
         """The step at offset `k` of this call, or where to go down: (k, child, action, call, window)."""
         if finished(position):
             return self.terminal(k, position, action, call, window)
@@ -172,7 +186,7 @@ class _Walk:
             return self.here("return", self.at(here, 9), returned=here.best)
         return self.here("return", self.at(here, 9 if self.pruning else 7), returned=here.v)
 
-    def terminal(self, k, position, action, call, window) -> Step:
+    def terminal(self, k: int, position: str, action: Action | None, call: int, window: tuple[float, float]) -> Step:
         """A finished game: the test (k = 0), then the return of its utility (None at the root)."""
         returned = None if not self.frames or k == 0 else utility(position)
         frame = self.frame(position, action, call, 2 + k, None, window)
