@@ -42,7 +42,7 @@ def init_app(app: Flask) -> None:
     config = app.config
     budget = StreamBudget(config["STREAMS"], config["STREAMS_PER_ADDRESS"], config["STREAMS_PER_ROOM"])
     app.extensions["ttt.streams"] = budget
-    app.wsgi_app = Gate(app.wsgi_app, budget)
+    app.wsgi_app = Gate(app.wsgi_app, budget)  # type: ignore[method-assign]  # Flask's documented middleware hook
 
 
 class Gate:
