@@ -54,7 +54,7 @@ class Step(NamedTuple):
     number: int  # from 1
     event: str  # test, return, init, call, back, cut, keep
     frames: tuple[Frame, ...]  # the stack, the root first; the last is the current call
-    returned: float | None = None  # what the child returned (back), or this call returns (return, cut)
+    returned: float | Action | None = None  # what the child returned (back), or this call returns (return, cut)
     action: tuple[int, int] | None = None  # the action being called (call) or that returned (back)
     pruned: tuple[tuple[int, int], ...] = ()  # the actions never searched (cut)
     below: int = 0  # the steps of the call about to be made (call)
@@ -62,6 +62,11 @@ class Step(NamedTuple):
     @property
     def top(self) -> Frame:
         return self.frames[-1]
+
+    @property
+    def value(self) -> float | None:
+        """What was returned, if a value: not the root's best_action (i, j)."""
+        return None if isinstance(self.returned, tuple) else self.returned
 
 
 def step(root: str, number: int, pruning: bool) -> Step:
