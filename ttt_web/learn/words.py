@@ -89,10 +89,11 @@ def returned(step: tr.Step, frame: tr.Frame, root: bool) -> str:
     if tr.finished(frame.position):
         if root:
             return "The game is over, so minimax returns None: there is no action to take."
-        return f"It returns UTILITY(state) = {number(step.returned)} (1 if X has won, {MINUS}1 if O has, else 0)."
+        return f"It returns UTILITY(state) = {number(step.value)} (1 if X has won, {MINUS}1 if O has, else 0)."
     if root:
-        return f"Every action is tried: minimax returns best_action = {action(step.returned)}, worth {number(frame.v)}."
-    return f"Every action is tried: {frame.function} returns v = {number(step.returned)} to its caller."
+        best = action(frame.best_action)
+        return f"Every action is tried: minimax returns best_action = {best}, worth {number(frame.v)}."
+    return f"Every action is tried: {frame.function} returns v = {number(step.value)} to its caller."
 
 
 def called(step: tr.Step, frame: tr.Frame, root: bool) -> str:
@@ -130,14 +131,14 @@ def initial(step: tr.Step, frame: tr.Frame, root: bool) -> str:
 
 
 def came_back(step: tr.Step, frame: tr.Frame, root: bool) -> str:
-    got = f"Action {action(step.action)} returned {number(step.returned)}"
+    got = f"Action {action(step.action)} returned {number(step.value)}"
     if root:
         better = frame.best_action == step.action
         if better:
             return f"{got}, better than any before: best_action = {action(step.action)}, best = {number(frame.v)}."
         return f"{got}, not better than best = {number(frame.v)}: best_action stays {action(frame.best_action)}."
     pick = "MAX" if role(frame) == "MAX" else "MIN"
-    return f"{got}; v = {pick}(v, {number(step.returned)}) = {number(frame.v)}, the best so far."
+    return f"{got}; v = {pick}(v, {number(step.value)}) = {number(frame.v)}, the best so far."
 
 
 _SAYINGS = {
