@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core import tictactoe as ttt
-from ..core.costs import board, moves, over, to_move, utility
-from ..core.position import action_of
+from ..core.costs import moves
+from ..core.position import action_of, board, over, to_move, utility
 from ..core.search import best_actions
 from .wrong import Action, counted
 

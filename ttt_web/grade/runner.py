@@ -165,6 +165,7 @@ class Student:
         if wrong := reply if isinstance(reply, NotAReply) else valid(reply):
             self.restart()  # the channel is out of step: what follows cannot be trusted
             return {"invalid": wrong}
+        assert isinstance(reply, dict)  # valid(reply) found nothing wrong
         return reply
 
     def timed(self, seconds: float, waiting: Callable[[], None] | None) -> object:
