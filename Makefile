@@ -24,6 +24,7 @@ lint: $(VENV)/.test-installed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
+	$(PY) -m mypy
 	@rated=$$($(VENV)/bin/radon cc -n C -s ttt_web) || exit 1; \
 	if [ -n "$$rated" ]; then echo "$$rated"; echo "radon: functions rated C or worse (above)"; exit 1; fi
 

@@ -100,7 +100,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     learn_views.warm()  # and the empty board's traces
     picture.parts()  # and the parts of every review's picture
     if app.config["PROXY_HOPS"]:  # the client's address, as the proxies in front saw it (outermost)
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXY_HOPS"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXY_HOPS"])  # type: ignore[method-assign]  # Flask's documented middleware hook
     observe.init_app(app)  # last: it wraps the whole app
     return app
 
@@ -151,11 +151,11 @@ def configure(config: Config, instance_path: str) -> None:
         config[key] = typed(key, config[key], type(default))
     hosts = config["TRUSTED_HOSTS"]
     config.from_mapping(
+        cookie_names("__Host-" if config["HTTPS"] else ""),
         DATABASE=config["DATABASE"] or os.path.join(instance_path, "ttt.sqlite3"),
         PERMANENT_SESSION_LIFETIME=timedelta(days=config["SESSION_DAYS"]),
         TRUSTED_HOSTS=[host.strip() for host in hosts.split(",")] if hosts else None,
         SESSION_COOKIE_SECURE=config["HTTPS"],
-        **cookie_names("__Host-" if config["HTTPS"] else ""),
     )
 
 

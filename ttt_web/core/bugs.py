@@ -150,6 +150,7 @@ def game(bug: Bug, bug_plays: str, seed: int = 0) -> tuple[int, ...]:
     rng, here, cells = random.Random(seed), ttt.initial_state(), []
     while not ttt.terminal(here):
         action = bug.play(here, rng) if ttt.player(here) == bug_plays else ttt.minimax(here)
+        assert action is not None  # minimax gives None only for a finished game
         cells.append(cell_of(action))
         here = ttt.result(here, action)
     return tuple(cells)

@@ -15,9 +15,10 @@ import random
 import re
 from dataclasses import dataclass
 
-from .costs import EMPTY_BOARD, moves, over, reachable, to_move, tree_size, utility
+from .costs import EMPTY_BOARD, moves, reachable, tree_size
+from .position import over, to_move, utility
 
-Tree = int | tuple
+Tree = int | tuple["Tree", ...]
 MAX_NODES = 40
 MAX_CHILDREN = 4
 MAX_DEPTH = 4
@@ -78,6 +79,8 @@ def paths(tree: Tree, path: str = "") -> list[str]:
 
 def at(tree: Tree, path: str) -> Tree:
     for n in path:
+        if isinstance(tree, int):
+            raise IndexError(f"no node {path!r}: a leaf has no children")
         tree = tree[int(n)]
     return tree
 

@@ -26,9 +26,9 @@ class GameError(ValueError):
 @dataclass(frozen=True)
 class Game:
     token: str
-    side: str = ttt.X
+    side: str = DEFAULTS["side"]
     difficulty: str = DEFAULTS["difficulty"]
-    mode: str = "ai"
+    mode: str = DEFAULTS["mode"]
     moves: tuple[int, ...] = ()
     scored: bool = False
     names: tuple[str, str] = ("", "")  # in friend mode, X's and O's; "" for none
@@ -76,10 +76,18 @@ class Game:
         return self._derived(self.board, scored=True)
 
     @classmethod
-    def start(cls, rng: random.Random, moves: tuple[int, ...] = (), **options: str) -> Game:
+    def start(
+        cls,
+        rng: random.Random,
+        moves: tuple[int, ...] = (),
+        names: tuple[str, str] = ("", ""),
+        side: str = DEFAULTS["side"],
+        difficulty: str = DEFAULTS["difficulty"],
+        mode: str = DEFAULTS["mode"],
+    ) -> Game:
         """A new game, from the empty board or from the position `moves` lead to; the AI
         moves first when it is its turn (it opens when the human plays O)."""
-        game = cls(token=secrets.token_urlsafe(16), moves=moves, given=len(moves), **{**DEFAULTS, **options})
+        game = cls(secrets.token_urlsafe(16), side, difficulty, mode, moves, names=names, given=len(moves))
         return game.ai_reply(rng)
 
     @classmethod

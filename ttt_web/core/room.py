@@ -85,11 +85,9 @@ class Room(RoomRecord):
             raise RoomError(name_problem(name))
         if name and name.casefold() == other.casefold():
             raise RoomError(f"Choose a name that is not your friend's ({other}).")
-        seats, names = list(self.seats), list(self.names)
-        seats[free], names[free] = seat_hash(key), name
-        score = [0, 0, 0]
-        score[1 - free] = self.score[1 - free]
-        joined = replace(self, seats=tuple(seats), names=tuple(names), score=tuple(score), vacated=False, leaver="")
+        seats, names = _with(self.seats, free, seat_hash(key)), _with(self.names, free, name)
+        score = (self.score[HOST], 0, 0) if free == GUEST else (0, self.score[GUEST], 0)  # the stayer's wins
+        joined = replace(self, seats=seats, names=names, score=score, vacated=False, leaver="")
         return joined._next_round() if self.moves or self.resigned is not None else joined
 
     def play(self, who: int | None, cell: int, number: int, token: str) -> Room:
@@ -120,7 +118,7 @@ class Room(RoomRecord):
         """Offer the next round, sides swapped; or accept the other player's offer, which
         starts it. Only once this round is over. A declined offer is gone: an offer made after
         it, by either player, waits for the other's yes."""
-        self._check(who, token)
+        who = self._check(who, token)
         if not self.over:
             raise RoomError("Finish or resign this game first.")
         if not self.full:
@@ -130,7 +128,7 @@ class Room(RoomRecord):
         return replace(self, offer=who, declined=False)
 
     def decline(self, who: int | None, token: str) -> Room:
-        self._check(who, token)
+        who = self._check(who, token)
         if not self.over or self.offer != 1 - who:
             raise RoomError("There is no offer to decline.")
         return replace(self, declined=True)
@@ -145,27 +143,32 @@ class Room(RoomRecord):
         room = self
         if self.full and self.moves and not self.over:
             room = replace(self, resigned=who)._scored()
-        seats, names = list(room.seats), list(room.names)
-        seats[who], names[who] = "", ""
+        seats, names = _with(room.seats, who, ""), _with(room.names, who, "")
         score = [0, 0, 0]
-        score[1 - who] = room.score[1 - who]
-        changes = {"score": tuple(score), "offer": None, "declined": False, "vacated": True, "leaver": room.names[who]}
-        return replace(room, seats=tuple(seats), names=tuple(names), **changes)
+        score[1 - who] = room.score[1 - who]  # the leaver's wins and the draws go with them
+        changes = {"score": (score[0], score[1], score[2]), "offer": None, "declined": False, "vacated": True}
+        return replace(room, seats=seats, names=names, leaver=room.names[who], **changes)
 
     def _next_round(self) -> Room:
         return replace(self, token=new_key(), moves=(), round=self.round + 1, resigned=None, offer=None, declined=False)
 
-    def _check(self, who: int | None, token: str) -> None:
+    def _check(self, who: int | None, token: str) -> int:
+        """The seat of a player whose link or button is of this round, room and seat."""
         if who is None:
             raise RoomError("You have no seat in this room: you can watch, not play.", 403)
         if not hmac.compare_digest(token.encode(), self.seat_token(who).encode()):
             raise RoomError("That link or button is from another round, room or seat. Here is the game now.", 403)
+        return who
 
     def _scored(self) -> Room:
         """The room with this round's result counted, if the round just ended."""
         if not self.over:
             return self
         winner = self.winner()
-        tally = list(self.score)
-        tally[2 if winner is None else winner] += 1
-        return replace(self, score=tuple(tally))
+        host, guest, draws = self.score
+        return replace(self, score=(host + (winner == HOST), guest + (winner == GUEST), draws + (winner is None)))
+
+
+def _with(pair: tuple[str, str], seat: int, value: str) -> tuple[str, str]:
+    """The host's and the guest's entries, with the one of `seat` replaced by `value`."""
+    return (value, pair[GUEST]) if seat == HOST else (pair[HOST], value)

@@ -11,7 +11,7 @@ import hmac
 import secrets
 from dataclasses import asdict, dataclass, fields
 from functools import cached_property
-from typing import Self
+from typing import Any, Self
 
 from ..core import tictactoe as ttt
 from .game import Game
@@ -78,6 +78,8 @@ class RoomRecord:
     @classmethod
     def from_data(cls, data: object) -> Self | None:
         """The room as stored, or None if it is not a valid one."""
+        if not isinstance(data, dict):
+            return None
         try:
             values = {name: data[name] for name in FIELDS if name in data or name not in ADDED}
             values.update({name: tuple(values[name]) for name in ("seats", "moves", "score", "names")})
@@ -110,7 +112,7 @@ class RoomRecord:
             and isinstance(self.vacated, bool)
         )
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         return {name: list(value) if isinstance(value, tuple) else value for name, value in asdict(self).items()}
 
     @cached_property

@@ -72,7 +72,7 @@ def tree(position: str, depth: int = 2) -> Node:
 
 
 def _tree(position: str, cell: int | None, depth: int, line: list[int], principal: bool) -> Node:
-    below = ()
+    below: tuple[Node, ...] = ()
     if depth:
         below = tuple(
             _tree(child, n, depth - 1, line[1:], principal and bool(line) and line[0] == n)

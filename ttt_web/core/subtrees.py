@@ -26,7 +26,7 @@ def to_move(position: str) -> str:
 @functools.cache
 def kids(
     position: str, window: tuple[float, float], pruning: bool
-) -> tuple[tuple[tuple[int, int], str, tuple, int], ...]:
+) -> tuple[tuple[tuple[int, int], str, tuple[float, float], int], ...]:
     """(action, child, child's window, what the child returns) for each action searched."""
     if not pruning:
         return tuple((action_of(n), child, (-INF, INF), search.value(child)) for n, child in moves(position))

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .position import utility
 from .pseudocode import MAX, MIN, ROOT
 from .subtrees import bound, calls_plain, finished, kids, pruned_actions, size, step_of_call, to_move, total
+from .tictactoe import Action
 
 __all__ = [
     "MAX",
@@ -44,6 +45,7 @@ __all__ = [
 
 INF = math.inf
 SHORT_GAME = "X.O.X.O.."  # a game a few moves in, where a first trace starts: 675 steps, 302 with pruning
+Down = tuple[int, str, Action | None, int, tuple[float, float]]  # where a walk goes on: k, child, action, call, window
 
 
 class Frame(NamedTuple):
@@ -66,7 +68,7 @@ class Step(NamedTuple):
     number: int  # from 1
     event: str  # test, return, init, call, back, cut, keep
     frames: tuple[Frame, ...]  # the stack, the root first; the last is the current call
-    returned: float | None = None  # what the child returned (back), or this call returns (return, cut)
+    returned: float | Action | None = None  # what the child returned (back), or this call returns (return, cut)
     action: tuple[int, int] | None = None  # the action being called (call) or that returned (back)
     pruned: tuple[tuple[int, int], ...] = ()  # the actions never searched (cut)
     below: int = 0  # the steps of the call about to be made (call)
@@ -75,6 +77,11 @@ class Step(NamedTuple):
     @property
     def top(self) -> Frame:
         return self.frames[-1]
+
+    @property
+    def value(self) -> float | None:
+        """What was returned, if a value: not the root's best_action (i, j)."""
+        return None if isinstance(self.returned, tuple) else self.returned
 
 
 def step(root: str, number: int, pruning: bool) -> Step:
@@ -132,9 +139,19 @@ class _Walk:
     """Down from the root to one step, skipping every subtree that lies wholly before it."""
 
     def __init__(self, root: str, pruning: bool) -> None:
-        self.root, self.pruning, self.frames, self.last = root, pruning, [], 0
+        self.root, self.pruning, self.last = root, pruning, 0
+        self.frames: list[Frame] = []
 
-    def frame(self, position, action, call, line, v, window, best=None) -> Frame:
+    def frame(
+        self,
+        position: str,
+        action: Action | None,
+        call: int,
+        line: int,
+        v: float | None,
+        window: tuple[float, float],
+        best: Action | None = None,
+    ) -> Frame:
         function = ROOT if not self.frames else MAX if to_move(position) == "X" else MIN
         return Frame(function, position, len(self.frames), action, call, line, v, *window, best, self.last)
 
@@ -150,10 +167,12 @@ class _Walk:
                 return found._replace(number=number)
             k, position, action, call, window = found
 
-    def here(self, event, frame, **more) -> Step:
+    def here(self, event: str, frame: Frame, **more: Any) -> Step:
         return Step(0, event, (*self.frames, frame), **more)
 
-    def inside(self, k, position, action, call, window):
+    def inside(
+        self, k: int, position: str, action: Action | None, call: int, window: tuple[float, float]
+    ) -> Step | Down:
         """The step at offset `k` of this call, or where to go down: (k, child, action, call, window)."""
         if finished(position):
             return self.terminal(k, position, action, call, window)
@@ -193,7 +212,7 @@ class _Walk:
         explorer's alpha-beta tree marks it: "=", or "≤" / "≥" for a bound."""
         return bound(position, window) if self.pruning else "="
 
-    def terminal(self, k, position, action, call, window) -> Step:
+    def terminal(self, k: int, position: str, action: Action | None, call: int, window: tuple[float, float]) -> Step:
         """A finished game: the test (k = 0), then the return of its utility (None at the root)."""
         returned = None if not self.frames or k == 0 else utility(position)
         frame = self.frame(position, action, call, 2 + k, None, window)

@@ -10,6 +10,7 @@ import math
 from typing import NamedTuple
 
 from flask import Blueprint, Flask, Response, abort, redirect, render_template, request
+from werkzeug.wrappers import Response as BaseResponse
 
 from ..core import answer as answers
 from ..core import search
@@ -152,15 +153,16 @@ def checked(text: str) -> None:
         abort(404, "No game of tic-tac-toe reaches that position.")
 
 
-def in_capitals(text: str) -> Response:
+def in_capitals(text: str) -> BaseResponse:
     """A permanent redirect to this request's address with the position `text` as written
     in capitals, its query kept."""
+    assert request.endpoint is not None and request.view_args is not None  # a view's request
     path = url_for(request.endpoint, **{**request.view_args, "text": text})
     query = request.query_string.decode("latin-1")
     return cached(redirect(f"{path}?{query}" if query else path, code=301))
 
 
-def cached(response: Response) -> Response:
+def cached(response: BaseResponse) -> BaseResponse:
     response.headers["Cache-Control"] = PUBLIC_FOR_A_DAY
     return response
 
@@ -238,10 +240,14 @@ def plan(position: str, role: str) -> str:
 
 
 def last_move(step: search.Step) -> str:
-    cell = played(step.stack[-2], step.position)
+    cell = moved(step.stack[-2], step.position)
     return f"{step.position[cell]} at {cell_name(cell)}"
 
 
 def played(before: str | None, after: str) -> int | None:
     """The cell where `after` differs from `before`: the move between them."""
-    return None if before is None else next(n for n in range(9) if before[n] != after[n])
+    return None if before is None else moved(before, after)
+
+
+def moved(before: str, after: str) -> int:
+    return next(n for n in range(9) if before[n] != after[n])

@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 
-from ..core.costs import EMPTY_BOARD, over, reachable
-from ..core.position import action_of
+from ..core.costs import reachable
+from ..core.position import EMPTY_BOARD, action_of, over
 from .judges import actions, minimax, player, refused, result, terminal, utility_check, winner
 from .wrong import Action, Wrong
 

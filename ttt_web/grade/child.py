@@ -113,7 +113,7 @@ def answer(module, path: str, request: dict) -> dict:
     try:
         got = function(*args)
     except Exception as error:  # the student's exception is the answer
-        reply = {
+        reply: dict[str, object] = {
             "raised": type(error).__name__,
             "message": str(error)[:200],
             "where": frames(error.__traceback__, path),

@@ -49,7 +49,10 @@ class Run:
         self.tallies = {check.function: Tally(check.function) for check in plan}
         for check in plan:
             self.tallies[check.function].unchecked += 1
-        self.timeouts, self.broken, self.choices, self.failing = Counter(), Counter(), {}, set()
+        self.timeouts: Counter[str] = Counter()  # by function
+        self.broken: Counter[str] = Counter()  # by function
+        self.choices: dict[str, object] = {}  # minimax's answer, by position
+        self.failing: set[str] = set()  # the positions where minimax's answer fails
         self.deadline = time.monotonic() + total_seconds
 
     def check(self, check: Check, waiting) -> None:

@@ -5,8 +5,7 @@ the reference. A judge returns None when the answer is right, or what is wrong."
 from __future__ import annotations
 
 from ..core import tictactoe as ttt
-from ..core.costs import board, over, to_move, utility
-from ..core.position import action_of
+from ..core.position import action_of, board, over, to_move, utility
 from ..core.search import best_actions, value
 from .wrong import (
     INVALID_ACCEPTED,

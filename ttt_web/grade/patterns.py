@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from ..core import tictactoe as ttt
 from ..core.bugs import alternating  # the model the explorer's bugs page shows
-from ..core.costs import board, moves, over, to_move, utility
-from ..core.position import action_of
+from ..core.costs import moves
+from ..core.position import action_of, board, over, to_move, utility
 from ..core.search import best_actions
 from .wrong import Action, counted
 

@@ -45,7 +45,8 @@ class Lines:
 
     def __init__(self, total: int, stream=None, every: float = EVERY) -> None:
         self.total, self.done, self.stream, self.every = total, 0, stream or sys.stderr, every
-        self.function, self.start, self.said = "", time.monotonic(), None
+        self.function, self.start = "", time.monotonic()
+        self.said: float | None = None  # when it last said how far it is
 
     def set_description(self, function: str) -> None:
         self.function = function

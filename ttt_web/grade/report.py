@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..core.costs import over, to_move
+from ..core.position import over, to_move
 from .wrong import CALL_FAILURES, INVALID_ACCEPTED, MISSING, NOT_A_SET, NOT_WRITTEN, TIMEOUT, Action, Wrong, counted
 
 KEPT = 3  # failures kept per kind of failure, the first met

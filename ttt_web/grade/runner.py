@@ -18,6 +18,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 from .tree import become_subreaper, die_with_parent, end_tree, reap_orphans, remember_children
 
@@ -165,7 +166,7 @@ class Student:
         if wrong := reply if isinstance(reply, NotAReply) else valid(reply):
             self.restart()  # the channel is out of step: what follows cannot be trusted
             return {"invalid": wrong}
-        return reply
+        return cast(dict, reply)  # valid(reply) found nothing wrong: a dict
 
     def timed(self, seconds: float, waiting: Callable[[], None] | None) -> object:
         """The next reply, or an Overran when the call used `seconds` of processor time (or,

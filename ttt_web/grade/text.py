@@ -5,7 +5,8 @@ recognised, how long each function took, and what to fix first."""
 
 from __future__ import annotations
 
-from ..core.costs import EMPTY_BOARD, over, reachable, to_move
+from ..core.costs import reachable
+from ..core.position import EMPTY_BOARD, over, to_move
 from .checks import INVALID
 from .patterns import Pattern
 from .report import Failure, Tally, explorer, fix_first, link
@@ -173,7 +174,7 @@ def verdict(tallies: dict[str, Tally]) -> str:
 
 def standing(tallies: dict[str, Tally]) -> dict[str, list[str]]:
     """The functions that fall short, by how."""
-    said = {heading: [] for heading in SHORTFALLS}
+    said: dict[str, list[str]] = {heading: [] for heading in SHORTFALLS}
     for tally in tallies.values():
         if heading := shortfall(tally):
             said[heading].append(tally.name if tally.missing else tally.label)

@@ -40,7 +40,8 @@ def parents() -> dict[int, int]:
 
 
 def descendants(root: int, parent_of: dict[int, int]) -> set[int]:
-    found, frontier = set(), {root}
+    found: set[int] = set()
+    frontier = {root}
     while frontier:
         frontier = {pid for pid, parent in parent_of.items() if parent in frontier} - found
         found |= frontier

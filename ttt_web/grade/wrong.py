@@ -4,6 +4,7 @@ with a call whatever the function (`failed`), and answers drawn as Python prints
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeGuard
 
 TIMEOUT = "ran over the time limit"
 MISSING = "missing"
@@ -97,7 +98,7 @@ def shown(got: object) -> str:
     return repr(got)
 
 
-def is_board(got: object) -> bool:
+def is_board(got: object) -> TypeGuard[list[list[object]]]:
     """Three lists of three: a board, whatever is in its cells."""
     return isinstance(got, list) and len(got) == 3 and all(isinstance(row, list) and len(row) == 3 for row in got)
 

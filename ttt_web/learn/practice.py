@@ -80,7 +80,8 @@ def exercise(fields) -> tuple[drill.Tree, dict[str, str], bool]:
 def named(tree: drill.Tree, boards: dict[str, str], maximizing: bool) -> dict[str, dict]:
     """Each node by path: its name (A, B, ... for inner nodes; B1, B2 for leaves), role, depth,
     children, leaf value, board and the action (i, j) that reached it."""
-    nodes, letters = {}, iter(string.ascii_uppercase + string.ascii_lowercase)
+    nodes: dict[str, dict] = {}
+    letters = iter(string.ascii_uppercase + string.ascii_lowercase)
     for path in drill.paths(tree):
         here = drill.at(tree, path)
         leaf = isinstance(here, int)
@@ -88,7 +89,7 @@ def named(tree: drill.Tree, boards: dict[str, str], maximizing: bool) -> dict[st
         nodes[path] = {
             "path": path, "name": node_name(nodes, path, leaf, letters), "leaf": leaf,
             "role": "" if leaf else node_role(path, maximizing), "depth": len(path),
-            "children": [] if leaf else [path + str(n) for n in range(len(here))],
+            "children": [] if isinstance(here, int) else [path + str(n) for n in range(len(here))],
             "value": here if leaf else None, "board": board, "action": reached_by(boards, path, board),
         }  # fmt: skip
     return nodes

@@ -89,11 +89,12 @@ def returned(step: tr.Step, frame: tr.Frame, root: bool) -> str:
     if tr.finished(frame.position):
         if root:
             return "The game is over, so minimax returns None: there is no action to take."
-        return f"It returns UTILITY(state) = {number(step.returned)} (1 if X has won, {MINUS}1 if O has, else 0)."
+        return f"It returns UTILITY(state) = {number(step.value)} (1 if X has won, {MINUS}1 if O has, else 0)."
     if root:
-        return f"Every action is tried: minimax returns best_action = {action(step.returned)}, worth {number(frame.v)}."
-    bounded = exactness(step.bound, step.returned)
-    return f"Every action is tried: {frame.function} returns v = {number(step.returned)} to its caller{bounded}."
+        best = action(frame.best_action)
+        return f"Every action is tried: minimax returns best_action = {best}, worth {number(frame.v)}."
+    bounded = exactness(step.bound, step.value)
+    return f"Every action is tried: {frame.function} returns v = {number(step.value)} to its caller{bounded}."
 
 
 def called(step: tr.Step, frame: tr.Frame, root: bool) -> str:
@@ -151,17 +152,17 @@ def initial(step: tr.Step, frame: tr.Frame, root: bool) -> str:
 
 
 def came_back(step: tr.Step, frame: tr.Frame, root: bool) -> str:
-    got = f"Action {action(step.action)} returned {number(step.returned)}"
+    got = f"Action {action(step.action)} returned {number(step.value)}"
     if step.bound != "=":
         kind = "an upper" if step.bound == "≤" else "a lower"
-        got += f" ({step.bound} {number(step.returned)}: only {kind} bound, as moves were pruned at or below that call)"
+        got += f" ({step.bound} {number(step.value)}: only {kind} bound, as moves were pruned at or below that call)"
     if root:
         better = frame.best_action == step.action
         if better:
             return f"{got}, better than any before: best_action = {action(step.action)}, best = {number(frame.v)}."
         return f"{got}, not better than best = {number(frame.v)}: best_action stays {action(frame.best_action)}."
     pick = "MAX" if role(frame) == "MAX" else "MIN"
-    return f"{got}; v = {pick}(v, {number(step.returned)}) = {number(frame.v)}, the best so far."
+    return f"{got}; v = {pick}(v, {number(step.value)}) = {number(frame.v)}, the best so far."
 
 
 _SAYINGS = {

@@ -87,7 +87,7 @@ def shown_board(game: Game | None, start_game: Game | None, past: int | None, te
     """The board the page draws: a position to play on, an earlier move of the game, or the game."""
     if start_game:
         return board_view(start_game, False, links=False)
-    if past is not None:
+    if past is not None and game is not None:
         return board_view(game.at(past), False, links=False)
     return _own_board(game, teaching, request.script_root)
 

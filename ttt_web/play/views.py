@@ -10,6 +10,7 @@ import hmac
 import random
 
 from flask import Blueprint, Response, redirect, render_template, request
+from werkzeug.wrappers import Response as BaseResponse
 
 from ..core import tictactoe as ttt
 from ..core.game import Game, GameError
@@ -36,7 +37,7 @@ class Rejected(Exception):
 class FormRejected(Rejected):
     """New-game choices that cannot start a game: said beside the form, the choices kept."""
 
-    def __init__(self, message: str, choices: dict[str, str], field: str = "") -> None:
+    def __init__(self, message: str, choices: dict[str, object], field: str = "") -> None:
         super().__init__(message, 400)
         self.choices = choices
         self.field = field  # the form field the message is about, if one
@@ -109,7 +110,7 @@ def move():
     if game is None:
         if token or number != 0:
             raise Rejected("That link is not from your game. Here is a fresh board.", 403)
-        game = Game.start(rng, **DEFAULTS)
+        game = Game.start(rng)  # of the DEFAULTS options
     else:
         if token:  # links shown before the game began carry no token: they are merely stale
             check_token(game, token)
@@ -146,10 +147,10 @@ def friends(options: dict[str, str]) -> tuple[str, str]:
     """The two players' names from the new-game form, each optional; only with a friend. A
     refusal names the field it is about, and keeps what was typed."""
     fields = ("name_x", "name_o")
-    names = tuple(clean_name(request.form.get(field, "")) for field in fields)
+    names = (clean_name(request.form.get(fields[0], "")), clean_name(request.form.get(fields[1], "")))
     if options["mode"] != "friend" or names == ("", ""):
         return ("", "")
-    typed = {**options, "names": tuple(request.form.get(f, "")[:40] for f in fields)}
+    typed: dict[str, object] = {**options, "names": tuple(request.form.get(f, "")[:40] for f in fields)}
     for field, name in zip(fields, names, strict=True):
         if name_problem(name):
             raise FormRejected(name_problem(name), typed, field)
@@ -223,7 +224,7 @@ def favicon():
     return redirect(url_for("static", filename="favicon.svg"), 301)
 
 
-def back_to_board(game: Game | None) -> Response:
+def back_to_board(game: Game | None) -> BaseResponse:
     """See Other: the browser fetches the board with GET, so a reload repeats nothing."""
     return redirect(board_url(game), 303)
 

@@ -42,7 +42,7 @@ def mistake(moves: str, n: int):
     answer = request.args.get("show") == "answer"
     links = None if solved or answer else {cell: here(**{"try": str(cell)}) for cell in range(9) if text[cell] == "."}
     view = position_view(text, False, links=links, action=f"try {before.to_move} here")
-    if graded is not None:
+    if graded is not None and tried is not None:
         view = draw_try(view, tried, before.to_move, solved)
     judged = judge_all(cells)[ply - 1]
     done = _solved_now(solved_before, n, solved)

@@ -273,10 +273,10 @@ def summary(moves: list[Move], players: Players) -> list[Tally]:
             len(mine),
             sum(j.verdict != "mistake" and j.verdict != "blunder" for j in mine),
             sum(j.verdict == "best" for j in mine),
-            accuracy(judged, mark),
+            share,
         )
         for mark in marks
-        if (mine := [j for j in judged if j.mark == mark])
+        if (mine := [j for j in judged if j.mark == mark]) and (share := accuracy(judged, mark)) is not None
     ]
 
 
@@ -315,11 +315,12 @@ def preview(game: Game, players: Players, ending: Ending | None = None) -> str:
     person, as the picture's caption, "X beat the AI (O, Impossible) in 2 moves"; a game
     resigned or left as Your games says it, "Dee (O) resigned or left: Ann (X) won"."""
     ai = players.ai_mark()
-    names = tuple(players.names[n] or ("the AI" if mark == ai else "") for n, mark in enumerate(SIDES))
-    levels = tuple(players.level if mark == ai else "" for mark in SIDES)
+    x_name, o_name = (players.names[n] or ("the AI" if mark == ai else "") for n, mark in enumerate(SIDES))
+    x_level, o_level = (players.level if mark == ai else "" for mark in SIDES)
     if ending is not None:
-        return _ended_preview(game, ending, {mark: (names[n], levels[n], mark) for n, mark in enumerate(SIDES)})
-    words = sentence(game, names, players.you or ttt.X, levels)
+        tags = {ttt.X: (x_name, x_level, ttt.X), ttt.O: (o_name, o_level, ttt.O)}
+        return _ended_preview(game, ending, tags)
+    words = sentence(game, (x_name, o_name), players.you or ttt.X, (x_level, o_level))
     if game.winner:
         words += f" in {counted((game.number - game.given + 1) // 2, 'move')}"  # the winner's, as played
     return words

@@ -78,7 +78,7 @@ def game(moves: str):
             back="back" in extra,
             players=players,
             view=board_view(
-                shown, teach_on=True, links=False, played=cell_of(current.judged.action) if better else None
+                shown, teach_on=True, links=False, played=cell_of(current.judged.action) if better and current else None
             ),
             position=position_of(shown.board),
             teach=True,
@@ -176,8 +176,8 @@ def _shown_ply(listed: list[Move], turning: Move | None) -> tuple[int, Move | No
     whether the page shows the better move there instead."""
     ply = _ply(len(listed), default=turning.ply if turning else len(listed))
     current = listed[ply - 1] if ply else None
-    judged = current is not None and not current.given
-    better = request.args.get("show") == "better" and judged and current.judged.verdict != "best"
+    wanted = request.args.get("show") == "better"
+    better = wanted and current is not None and not current.given and current.judged.verdict != "best"
     return ply, current, better
 
 

@@ -19,7 +19,8 @@ from ..core import tictactoe as ttt
 from ..core.endings import RESIGNED, ending_query
 from ..core.game import Game
 from ..core.position import format_moves, position_of
-from ..core.room import GUEST, HOST, Room
+from ..core.room import Room
+from ..core.room_record import GUEST, HOST
 from ..core.words import Cast, ended, status_lines
 from ..web.board_view import BoardView, board_view
 from ..web.urls import url_for
@@ -44,7 +45,7 @@ class RoomPage:
     title: str
     waiting: bool  # for a friend, a move, or an answer; a spectator of a full room too
     token: str  # the seat's, in its forms and links
-    rematch: Rematch
+    rematch: Rematch | None
     qr: Markup | None  # the link as a QR code, to a player waiting for a friend
     can_join: bool
     joining_mark: str  # the mark whoever takes the free seat plays first

@@ -6,6 +6,7 @@ rematches are rooms.views, whose error handler answers here too."""
 from __future__ import annotations
 
 import hmac
+from typing import TypeGuard
 
 from flask import Blueprint, redirect, render_template, request
 from werkzeug.exceptions import Forbidden
@@ -137,7 +138,7 @@ def leaving(key: str) -> Change:
     return lambda room: room.leave(room.player(key)) if seated(room, key) else room
 
 
-def seated(room: Room | None, key: str) -> bool:
+def seated(room: Room | None, key: str) -> TypeGuard[Room]:
     return room is not None and room.player(key) is not None
 
 

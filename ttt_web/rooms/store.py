@@ -61,8 +61,8 @@ class Rooms:
         """One try of `change`; None if a room moved on between its read and the write."""
         found = {room_id: self.read(room_id) for room_id in changes}
         new = {room_id: change(found[room_id][0]) for room_id, change in changes.items()}
-        writes = [self._write(room_id, *found[room_id], new[room_id]) for room_id in changes]
-        writes = [write for write in writes if write is not None]
+        planned = [self._write(room_id, *found[room_id], new[room_id]) for room_id in changes]
+        writes = [write for write in planned if write is not None]
         try:
             self._commit(writes, session_data)
         except WriteConflict:
@@ -95,6 +95,7 @@ class Rooms:
 
 def init_app(app: Flask) -> None:
     store, table = app.extensions["ttt.store"], tables(app)[1]
+    watch: Watch
     if isinstance(store, RedisStore):
         watch = PublishingWatch(store.client, f"{store.prefix}rooms:changed", app.logger)
     else:

@@ -126,6 +126,8 @@ def missing(room_id: str) -> HTTPException:
 def id_secret() -> bytes:
     """The key that signs room ids: derived from the app's secret key, for this use only."""
     secret = current_app.secret_key
+    if not secret:  # create_app always sets one
+        raise RuntimeError("rooms sign their ids with the app's SECRET_KEY, and it has none")
     secret = secret.encode() if isinstance(secret, str) else secret
     return hmac.new(secret, b"ttt room ids", "sha256").digest()
 

@@ -13,9 +13,13 @@ import json
 import os
 import time
 from datetime import timedelta
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from gunicorn.glogging import Logger
+
+if TYPE_CHECKING:
+    from gunicorn.glogging import _AtomsDict  # types-gunicorn's name for what atoms() gives
 
 JSON = os.environ.get("TTT_ACCESS_LOG", "text") == "json"
 
@@ -36,14 +40,14 @@ def url_without_secrets(url: str) -> str:
 
 
 class AccessLog(Logger):
-    def atoms(self, resp, req, environ, request_time) -> dict:
+    def atoms(self, resp, req, environ, request_time) -> _AtomsDict:
         atoms = super().atoms(resp, req, environ, request_time)
         query = without_secrets(environ.get("QUERY_STRING", ""))
         path = environ.get("PATH_INFO", "") + (f"?{query}" if query else "")
         atoms["r"] = f"{environ['REQUEST_METHOD']} {path} {environ['SERVER_PROTOCOL']}"
         atoms["q"] = query
         atoms["f"] = url_without_secrets(atoms["f"])
-        atoms["{referer}i"] = atoms["f"]
+        atoms["{referer}i"] = atoms["f"]  # type: ignore[typeddict-unknown-key]  # gunicorn adds {header}i keys
         return atoms
 
     def access(self, resp, req, environ, request_time) -> None:

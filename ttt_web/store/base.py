@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import sqlite3
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import redis
 from redis.exceptions import RedisClusterException
@@ -43,7 +43,7 @@ class Table:
 
 @dataclass(frozen=True)
 class Record:
-    data: dict
+    data: dict[str, Any]
     version: int  # 1 for a new record; 0 stands for "there was none" when writing
 
 
@@ -54,7 +54,7 @@ class Write:
 
     table: Table
     key: str
-    data: dict | None
+    data: dict[str, Any] | None
     version: int
 
 
@@ -70,7 +70,7 @@ class Store(Protocol):
     def get(self, table: Table, key: str) -> Record | None:
         """The live record, or None."""
 
-    def put(self, table: Table, key: str, data: dict, version: int) -> int | None:
+    def put(self, table: Table, key: str, data: dict[str, Any], version: int) -> int | None:
         """Write `data` if the record is still at `version` (0: absent); its new version,
         or None if someone else wrote first."""
 

@@ -20,7 +20,7 @@ import time
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import redis
 from redis.cluster import RedisCluster
@@ -93,7 +93,7 @@ class Watch:
             if then != changes or time.monotonic() - when > FRESH_SECONDS:
                 value = read(room_id)  # a wake meanwhile makes this out of date at once
                 self._latest[room_id] = (changes, time.monotonic(), value)
-            return value
+            return cast(T, value)  # what `read` gave: a room is read by one function
 
     def wake(self, room_id: str, version: int | None = None) -> None:
         """Wake the streams of a room that changed; given its `version`, only those behind it."""
@@ -134,7 +134,7 @@ WATCHES: weakref.WeakSet[Watch] = weakref.WeakSet()
 
 
 def end_streams() -> None:
-    """End every stream of this process: it is shutting down (ttt_web.worker)."""
+    """End every stream of this process: it is shutting down (ttt_web.server.worker, on SIGTERM)."""
     for watch in list(WATCHES):
         watch.close()
 
@@ -186,5 +186,7 @@ class PublishingWatch(Watch):
         broadcasts plain PUBLISH to every node, and one that died is left for another."""
         if isinstance(self.client, RedisCluster):
             node = random.choice(self.client.get_nodes())
-            return self.client.pubsub(node=node, ignore_subscribe_messages=True)
-        return self.client.pubsub(ignore_subscribe_messages=True)
+            subscriber: redis.client.PubSub = self.client.pubsub(node=node, ignore_subscribe_messages=True)
+        else:
+            subscriber = self.client.pubsub(ignore_subscribe_messages=True)
+        return subscriber

@@ -25,6 +25,7 @@ import secrets
 import time
 import zlib
 from collections.abc import Callable, Iterable
+from typing import Any, cast
 
 import redis
 from redis.cluster import RedisCluster
@@ -213,11 +214,11 @@ class RedisStore:
 
     def get(self, table: Table, key: str) -> Record | None:
         version, text, txid, deadline = self.client.hmget(self.key(table, key), "v", "d", "x", "xt")
-        if txid is not None and self._settle(table, key, txid.decode(), float(deadline or 0)):
+        if txid is not None and self._settle(table, key, _text(txid), float(deadline or 0)):
             version, text = self.client.hmget(self.key(table, key), "v", "d")
         return _record(version, text)
 
-    def put(self, table: Table, key: str, data: dict, version: int) -> int | None:
+    def put(self, table: Table, key: str, data: dict[str, Any], version: int) -> int | None:
         text, expires = json.dumps(data, separators=(",", ":")), time.time() + table.lifetime
         return self._write(keys=self.keys(table, key), args=[version, text, table.lifetime, expires]) or None
 
@@ -228,7 +229,7 @@ class RedisStore:
         for write in writes:
             keys += self.keys(write.table, write.key)
             args += _arguments(write)
-        result = self._write_all(keys=keys, args=args)
+        result: int | list[int] = self._write_all(keys=keys, args=args)  # a refused write's -index, or the versions
         if isinstance(result, int):
             raise WriteConflict(writes[-result - 1])
         return result
@@ -270,7 +271,7 @@ class RedisStore:
             decided = b"undo" if self._decide_undo(txid) else b"done"
         if decided is None:
             return False  # still being written: this reads the record as it was
-        self._finish(keys=self.keys(table, key), args=[txid, decided.decode()])
+        self._finish(keys=self.keys(table, key), args=[txid, _text(decided)])
         return True
 
     def _tx(self, txid: str) -> str:
@@ -282,7 +283,7 @@ class RedisStore:
     def count(self, table: Table) -> int:
         return sum(self._counts(table))
 
-    def _counts(self, table: Table, command: Callable[..., str | tuple] | None = None) -> list[int]:
+    def _counts(self, table: Table, command: Callable[..., str | tuple[str | float, ...]] | None = None) -> list[int]:
         """How many records each bucket of the table holds (one round trip per node), or
         what command(table, tag) counts in each bucket: a key to ZCARD (self.once: records
         written once), or a whole command."""
@@ -331,11 +332,12 @@ class RedisStore:
         oldest records that expire no later than `until`."""
         index, written_once = self.index(table, tag), self.once(table, tag)
         limit = "+inf" if until == math.inf else until
-        chosen = self.client.zrange(written_once, 0, once - 1) if once else []
-        chosen += self.client.zrangebyscore(index, "-inf", limit, start=0, num=old) if old else []
+        # without withscores, members only (redis-py's types allow (member, score) pairs too)
+        chosen = cast(list[bytes], self.client.zrange(written_once, 0, once - 1)) if once else []
+        chosen += cast(list[bytes], self.client.zrangebyscore(index, "-inf", limit, start=0, num=old)) if old else []
         if not chosen:
             return 0
-        return self._evict_script(keys=[index, written_once, *dict.fromkeys(chosen)], args=[limit])
+        return int(self._evict_script(keys=[index, written_once, *dict.fromkeys(chosen)], args=[limit]))
 
     def _forget_evicted(self, tables: list[Table]) -> int:
         """Drop the index entries of records that are gone though they had not expired (Redis
@@ -351,7 +353,7 @@ class RedisStore:
 
     def _evicted_keys(self) -> int:
         if not self.cluster:
-            return self.client.info("stats").get("evicted_keys", 0)
+            return int(self.client.info("stats").get("evicted_keys", 0))
         stats = self.client.info("stats", target_nodes=RedisCluster.PRIMARIES)
         return sum(node.get("evicted_keys", 0) for node in stats.values())
 
@@ -367,9 +369,11 @@ class RedisStore:
     def eviction_risk(self) -> str | None:
         """Why Redis might evict players' records (its memory limit with a policy other than
         noeviction, on any master); None if it will not, or if its configuration cannot be read."""
+        configs: list[dict[str | None, str | None]]
         try:
-            if self.cluster:
-                configs = list(self.client.config_get("maxmemory*", target_nodes=RedisCluster.PRIMARIES).values())
+            if self.cluster:  # each master's, by node (redis-py's types say one node's)
+                by_node = self.client.config_get("maxmemory*", target_nodes=RedisCluster.PRIMARIES)
+                configs = list(cast(dict[str, dict[str | None, str | None]], by_node).values())
             else:
                 configs = [self.client.config_get("maxmemory*")]
         except redis.RedisError:
@@ -393,13 +397,18 @@ def shares(total: int, counts: list[int]) -> list[int]:
     return parts
 
 
-def _arguments(write: Write) -> list:
+def _arguments(write: Write) -> list[int | float | str]:
     """A write's version, its data ('' for a delete), its lifetime and its index score (expiry)."""
     text = "" if write.data is None else json.dumps(write.data, separators=(",", ":"))
     return [write.version, text, write.table.lifetime, time.time() + write.table.lifetime]
 
 
-def _record(version: bytes | None, text: bytes | None) -> Record | None:
+def _text(reply: bytes | str) -> str:
+    """A reply as text: this client leaves replies as bytes, redis-py's types allow str too."""
+    return reply.decode() if isinstance(reply, bytes) else reply
+
+
+def _record(version: bytes | str | None, text: bytes | str | None) -> Record | None:
     if version is None or text is None:
         return None
     try:

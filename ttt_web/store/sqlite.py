@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .base import Record, Table, Write, WriteConflict, to_evict
 
@@ -56,15 +56,15 @@ class SQLiteStore:
         self._pid = 0
         self._lock = threading.Lock()  # for threaded servers; uncontended under gevent
 
-    def _run(self, sql: str, parameters: tuple = ()) -> list[tuple]:
+    def _run(self, sql: str, parameters: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
         """Run one statement to its end (its transaction closes with it); its rows."""
         return self._execute(sql, parameters, lambda cursor: cursor.fetchall())
 
-    def _changed(self, sql: str, parameters: tuple = ()) -> int:
+    def _changed(self, sql: str, parameters: tuple[object, ...] = ()) -> int:
         """Run one statement; how many records it changed."""
         return self._execute(sql, parameters, lambda cursor: cursor.rowcount)
 
-    def _execute(self, sql: str, parameters: tuple, result: Callable[[sqlite3.Cursor], T]) -> T:
+    def _execute(self, sql: str, parameters: tuple[object, ...], result: Callable[[sqlite3.Cursor], T]) -> T:
         deadline = time.monotonic() + BUSY_WAIT
         while True:
             try:
@@ -101,7 +101,7 @@ class SQLiteStore:
             return None
         return Record(data, rows[0][1]) if isinstance(data, dict) else None
 
-    def put(self, table: Table, key: str, data: dict, version: int) -> int | None:
+    def put(self, table: Table, key: str, data: dict[str, Any], version: int) -> int | None:
         rows = self._run(*_put(table, key, data, version))
         return rows[0][0] if rows else None
 
@@ -142,7 +142,7 @@ class SQLiteStore:
         return dict(self._run(sql, (json.dumps(keys), time.time())))
 
     def count(self, table: Table) -> int:
-        return self._run("SELECT n FROM counts WHERE name = ?", (table.name,))[0][0]
+        return int(self._run("SELECT n FROM counts WHERE name = ?", (table.name,))[0][0])
 
     def tidy(self, tables: list[Table]) -> int:
         removed = 0
@@ -158,7 +158,7 @@ class SQLiteStore:
             removed += gone
         return removed
 
-    def _in_batches(self, sql: str, parameters: tuple, most: float = math.inf) -> int:
+    def _in_batches(self, sql: str, parameters: tuple[object, ...], most: float = math.inf) -> int:
         """Run a DELETE whose last parameter is its LIMIT, BATCH records at a time, until it
         removes nothing or `most` are gone; how many went."""
         removed = 0
@@ -168,7 +168,7 @@ class SQLiteStore:
         return removed
 
 
-def _put(table: Table, key: str, data: dict, version: int) -> tuple[str, tuple]:
+def _put(table: Table, key: str, data: dict[str, Any], version: int) -> tuple[str, tuple[object, ...]]:
     """The statement that writes `data` if the record is at `version`, returning its new version."""
     now = time.time()
     text, expires = json.dumps(data, separators=(",", ":")), now + table.lifetime
@@ -189,7 +189,7 @@ def _apply(db: sqlite3.Connection, write: Write) -> int:
         rows = db.execute(*_put(write.table, write.key, write.data, write.version)).fetchall()
         if not rows:
             raise WriteConflict(write)
-        return rows[0][0]
+        return int(rows[0][0])
     if write.version:
         sql = f"DELETE FROM {write.table.name} WHERE id = ? AND version = ?"
         if not db.execute(sql, (write.key, write.version)).rowcount:

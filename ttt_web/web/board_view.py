@@ -5,16 +5,25 @@ in Python, so that the template only prints them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
+from typing import TypedDict, Unpack
 
 from ..core import tictactoe as ttt
 from ..core.costs import moves_to
 from ..core.game import Game
-from ..core.options import DEFAULTS
 from ..core.position import SIDES, action_of, other
 from ..core.words import Cast, ai_says, in_words, rank, status_lines
 from .urls import url_for
 
-BLANK = Game(token="", **DEFAULTS)  # what a visitor with no game yet is shown
+BLANK = Game(token="")  # what a visitor with no game yet is shown: a game of the DEFAULTS options
+
+
+class CellChanges(TypedDict, total=False):
+    """What a page may draw otherwise on one cell (BoardView.with_cell)."""
+
+    mark: str
+    classes: str
+    label: str
+    href: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +73,7 @@ class BoardView:
     def linked(self, link: str) -> BoardView:
         return BoardView(self.rows, self.classes, self.caption, self.status, self.ai_says, self.strike, link)
 
-    def with_cell(self, n: int, **changes: str) -> BoardView:
+    def with_cell(self, n: int, **changes: Unpack[CellChanges]) -> BoardView:
         """This board with one cell drawn otherwise (a try, an answer)."""
         cells = [cell for row in self.rows for cell in row]
         cells[n] = replace(cells[n], **changes)

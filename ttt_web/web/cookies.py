@@ -3,7 +3,8 @@ stores nothing: teach mode, and whether a waiting room's page refreshes itself."
 
 from __future__ import annotations
 
-from flask import Response, current_app, request
+from flask import current_app, request
+from werkzeug.wrappers import Response  # Flask's and redirect()'s alike
 
 
 def teach_on() -> bool:

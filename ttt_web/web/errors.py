@@ -53,7 +53,7 @@ def init_app(app: Flask) -> None:
 
 
 # Our words for what werkzeug would say in its own; a view's own description is kept.
-OUR_WORDS = {
+OUR_WORDS: dict[int | None, str] = {
     400: "That request was not one the game understands. Nothing has changed.",
     403: "That is not allowed from here. Your game is unchanged.",
     404: "There is no page at this address. Perhaps the link was mistyped or cut short.",
@@ -64,7 +64,7 @@ OUR_WORDS = {
 
 
 # What an error page's title and heading call the error, when the view gave no words of its own.
-HEADINGS = {
+HEADINGS: dict[int | None, str] = {
     400: "Request not understood",
     403: "Not allowed",
     404: "Page not found",
@@ -106,10 +106,10 @@ def heading(error: HTTPException) -> str:
 
 
 def description(error: HTTPException) -> str:
-    default = default_exceptions.get(error.code)
+    default = default_exceptions.get(error.code) if error.code is not None else None
     if default is not None and error.description != default.description:
-        return error.description  # a view's own words
-    return OUR_WORDS.get(error.code, error.description)
+        return error.description or ""  # a view's own words
+    return OUR_WORDS.get(error.code, error.description or "")
 
 
 def http_error(error: HTTPException):

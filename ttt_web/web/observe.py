@@ -69,7 +69,7 @@ def init_app(app: Flask) -> None:
     store = app.extensions["ttt.store"]
     measure(store)
     log_request_ids(app)
-    app.wsgi_app = Observe(app, store, tables(app))
+    app.wsgi_app = Observe(app, store, tables(app))  # type: ignore[method-assign]  # Flask's documented middleware hook
 
 
 def measure(store: Store) -> None:
@@ -115,7 +115,8 @@ class RequestId(logging.Filter):
         return True
 
 
-HANDLER = logging.StreamHandler(wsgi_errors_stream)  # where Flask's own handler writes: the server's error log
+# where Flask's own handler writes: the server's error log (a LocalProxy of a TextIO, which typeshed does not take)
+HANDLER = logging.StreamHandler(wsgi_errors_stream)  # type: ignore[call-overload]  # as Flask's own handler does
 HANDLER.addFilter(RequestId())
 HANDLER.setFormatter(logging.Formatter("[%(asctime)s] %(levelname)s in %(module)s [%(request_id)s]: %(message)s"))
 
@@ -157,7 +158,7 @@ class Observe:
 
         own = self.paths.get(environ.get("PATH_INFO", ""))
         if own is not None and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
-            body = plain(start, *own(environ))
+            body: Iterable[bytes] = plain(start, *own(environ))
             return [] if environ["REQUEST_METHOD"] == "HEAD" else body
         body = self.app(environ, start)
         return ClosingIterator(body, STREAMS.dec) if streams else body

@@ -4,6 +4,7 @@ by difficulty against the AI, and for two players; two named players keep theirs
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from flask import session
 
@@ -71,7 +72,7 @@ def score_key(game: Game | None) -> str:
     """Scores are kept apart by difficulty against the AI, and for two players; two named
     players keep theirs by name, whoever plays X."""
     options = preferences(game)
-    if options["mode"] == "ai":
+    if options["mode"] == "ai" or game is None:  # no game: the defaults, against the AI
         return f"ai-{options['difficulty']}"
     return f"friend:{json.dumps(sorted(game.names))}" if any(game.names) else "friend"
 
@@ -89,7 +90,7 @@ def _replaced(key: str, game: Game) -> bool:
     return game.mode == "friend" and key.startswith("friend:") and key != score_key(game)
 
 
-def preferences(game: Game | None) -> dict[str, str]:
+def preferences(game: Game | None) -> dict[str, Any]:
     """The options of the current game, or the defaults when there is none."""
     if game is None:
         return {**DEFAULTS, "names": ("", "")}

@@ -37,7 +37,7 @@ OWN_SITE = ("same-origin", "none")  # Sec-Fetch-Site of our own pages, and of an
 
 def init_app(app: Flask) -> None:
     headers = HTTPS_HEADERS if app.config["HTTPS"] else HEADERS
-    app.wsgi_app = Guard(app.wsgi_app, [*headers.items(), ("Cache-Control", "no-store")])
+    app.wsgi_app = Guard(app.wsgi_app, [*headers.items(), ("Cache-Control", "no-store")])  # type: ignore[method-assign]  # Flask's documented middleware hook
     app.before_request(refuse_bad_writes)
 
 

@@ -19,7 +19,7 @@ import secrets
 import time
 
 from flask import Flask, Request, Response, current_app, request, session
-from flask.sessions import SessionInterface
+from flask.sessions import SessionInterface, SessionMixin
 from flask_session.base import ServerSideSession
 
 from ..store.base import STORE_ERRORS, Store, Table, Write, WriteConflict
@@ -48,7 +48,7 @@ class Sessions(SessionInterface):
         self.sid_length = sid_length
         self.upkeep = upkeep
 
-    def open_session(self, app: Flask, request: Request) -> StoredSession | None:
+    def open_session(self, app: Flask, request: Request) -> SessionMixin | None:
         """The stored session the cookie names; else a new, empty one under a new id (an id
         a client made up is never adopted)."""
         sid = request.cookies.get(self.get_cookie_name(app), "")
@@ -63,11 +63,11 @@ class Sessions(SessionInterface):
         request.environ[STORED] = True
         return StoredSession(record.data, sid=sid, version=record.version)
 
-    def save_session(self, app: Flask, session: StoredSession, response: Response) -> None:
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
         """Write a changed session, if nobody wrote it since it was read. If someone did, or
         the store fails, the response becomes a page that says so, and nothing is written."""
-        if STORE_ERROR in request.environ:
-            return  # the 503 page of a store that could not be read
+        if STORE_ERROR in request.environ or not isinstance(session, StoredSession):
+            return  # the 503 page of a store that could not be read (its session is Flask's null one)
         if session.accessed:
             response.vary.add("Cookie")
         if session.modified:
@@ -148,13 +148,17 @@ def write_with_session(writes: list[Write], data: dict) -> list[int]:
     that changes all of them or none; the new versions of `writes`. The request's session
     becomes `data` only if it was written. SessionChanged (409) if another request wrote the
     session since this one read it; WriteConflict if one of `writes` moved on."""
-    return current_app.session_interface.write_with(session, writes, data)
+    interface = current_app.session_interface
+    if not isinstance(interface, Sessions) or not isinstance(session, StoredSession):
+        raise RuntimeError("write_with_session needs the app's Sessions (sessions.init_app)")
+    return interface.write_with(session, writes, data)
 
 
 def init_app(app: Flask) -> None:
     """Open the store the config asks for (Redis if REDIS_URL, else SQLite) and install the
     session interface on it."""
     every_table = tables(app)
+    store: RedisStore | SQLiteStore
     if app.config.get("REDIS_URL"):
         client = connect(app.config["REDIS_URL"], app.config["REDIS_CONNECTIONS"], app.config["REDIS_WAIT_SECONDS"])
         store = RedisStore(client)

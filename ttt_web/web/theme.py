@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from flask import Blueprint, Response, abort, current_app, redirect, request
+from werkzeug.wrappers import Response as BaseResponse
 
 from .urls import url_for
 
@@ -38,7 +39,7 @@ def stylesheet() -> Response:
 
 
 @bp.post("/theme")
-def choose() -> Response:
+def choose() -> BaseResponse:
     """Remember the theme chosen, and go back to the page the switch was on."""
     theme = request.form.get("theme")
     if theme not in THEMES:

@@ -20,7 +20,7 @@ def init_app(app: Flask) -> None:
     app.context_processor(lambda: {"url_for": paths(app.url_map, request.script_root)})  # one lookup per page
 
 
-def url_for(endpoint: str, **values: str) -> str:
+def url_for(endpoint: str, **values: str | int) -> str:
     """The path of an endpoint, as Flask's url_for gives it, remembered. Built without the
     request's Host header, so that the error page for a malformed Host can still link home."""
     return paths(current_app.url_map, request.script_root)(endpoint, **values)
