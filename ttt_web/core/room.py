@@ -146,8 +146,16 @@ class Room(RoomRecord):
         seats, names = _with(room.seats, who, ""), _with(room.names, who, "")
         score = [0, 0, 0]
         score[1 - who] = room.score[1 - who]  # the leaver's wins and the draws go with them
-        changes = {"score": (score[0], score[1], score[2]), "offer": None, "declined": False, "vacated": True}
-        return replace(room, seats=seats, names=names, leaver=room.names[who], **changes)
+        return replace(
+            room,
+            seats=seats,
+            names=names,
+            score=(score[0], score[1], score[2]),
+            offer=None,
+            declined=False,
+            vacated=True,
+            leaver=room.names[who],
+        )
 
     def _next_round(self) -> Room:
         return replace(self, token=new_key(), moves=(), round=self.round + 1, resigned=None, offer=None, declined=False)

@@ -55,8 +55,9 @@ def captioned(game: Game, players: Players, width: int) -> tuple[Line, ...]:
 def named(players: Players) -> tuple[tuple[str, str], tuple[str, str]]:
     """The players' names, X's and O's, the AI's "the AI"; and the AI's level, beside it."""
     ai = players.ai_mark()
-    names = tuple("the AI" if mark == ai else name for mark, name in zip(SIDES, players.names, strict=True))
-    return names, tuple(players.level if mark == ai else "" for mark in SIDES)
+    x_name, o_name = ("the AI" if mark == ai else name for mark, name in zip(SIDES, players.names, strict=True))
+    x_level, o_level = (players.level if mark == ai else "" for mark in SIDES)
+    return (x_name, o_name), (x_level, o_level)
 
 
 def written(lines: tuple[Line, ...]) -> tuple[str, ...]:
@@ -67,9 +68,10 @@ def written(lines: tuple[Line, ...]) -> tuple[str, ...]:
 def laid(said: tuple[Piece, ...], words: ImageFont.FreeTypeFont) -> Line | None:
     """The sentence in runs with their fonts; None if no installed font has a name's letters."""
     fonts = [font.font_for(text) if name else words for text, name in said]
-    if None in fonts:
+    found = [face for face in fonts if face is not None]
+    if len(found) < len(fonts):
         return None
-    return tuple(Run.of(text, face, name) for (text, name), face in zip(said, fonts, strict=True) if text)
+    return tuple(Run.of(text, face, name) for (text, name), face in zip(said, found, strict=True) if text)
 
 
 def lines(runs: Line, room: int) -> tuple[Line, ...]:

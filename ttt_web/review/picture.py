@@ -59,7 +59,7 @@ def parts() -> Parts:
     written = Image.new("P", (1, 1))
     written.putpalette([channel for colour in colours for channel in colour])
     blank = Image.new("RGB", (SIZE, HEIGHT), BACKGROUND)
-    blank.paste(GRID, (0, 0), mask((SIZE, SIZE), lambda d, u: [segment(d, u, *ends, 6) for ends in GRID_LINES]))
+    blank.paste(GRID, (0, 0), mask((SIZE, SIZE), grid))
     marks = {}
     for mark, colour in COLOURS.items():
         cell = Image.new("RGB", (CELL, CELL), BACKGROUND)
@@ -77,8 +77,10 @@ def winning_lines(blank: Image.Image, marks: dict[str, Image.Image], written: Im
     the pixels it covers: the only pixels it changes, whatever else is on the board."""
     lines = {}
     for line in LINES:
-        stroke = mask((SIZE, SIZE), lambda d, u, line=line: segment(d, u, centre(line[0]), centre(line[-1]), 8))
+        ends = centre(line[0]), centre(line[-1])
+        stroke = mask((SIZE, SIZE), functools.partial(across, ends))
         box = stroke.getbbox()
+        assert box is not None  # a line always covers some pixels
         covered = stroke.crop(box).point(lambda cover: 255 if cover else 0, "1")
         for mark in COLOURS:
             won = blank.copy()
@@ -127,6 +129,16 @@ def mask(size: tuple[int, int], stroke: Stroke) -> Image.Image:
     return large.resize(size, Image.Resampling.BOX)
 
 
+def across(ends: tuple[Point, Point], draw: ImageDraw.ImageDraw, unit: float) -> None:
+    """A winning line, from the centre of its first cell to the centre of its last."""
+    segment(draw, unit, *ends, 8)
+
+
+def grid(draw: ImageDraw.ImageDraw, unit: float) -> None:
+    for ends in GRID_LINES:
+        segment(draw, unit, *ends, 6)
+
+
 def segment(draw: ImageDraw.ImageDraw, unit: float, a: Point, b: Point, width: float) -> None:
     """A line from a to b (in units), `width` units wide, with round ends."""
     ends, r = [(unit * x, unit * y) for x, y in (a, b)], unit * width / 2
@@ -168,7 +180,7 @@ def png(marks: str, line: tuple[int, ...], words: tuple[caption.Line, ...]) -> b
     band = Image.new("L", (SIZE, caption.BAND))
     write(ImageDraw.Draw(band), words)
     band = band.point(made.ink)
-    band.putpalette(made.palette.getpalette())
+    band.putpalette(made.palette.getpalette() or ())
     image.paste(band, (0, SIZE))
     encoded = io.BytesIO()
     image.save(encoded, "PNG", compress_level=1)

@@ -26,13 +26,13 @@ from pathlib import Path
 
 from flask import Flask, Request, Response, current_app, request, session
 from limits import RateLimitItem, parse_many
-from limits.storage import Storage, storage_from_string
+from limits.storage import RedisClusterStorage, RedisStorage, Storage
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 
 from .errors import replace_with
 from .limit_storage import SQLiteStorage
-from .sessions import STORE_ERROR, STORED
+from .sessions import STORE_ERROR, STORED, StoredSession
 
 MESSAGE = (
     "Too many new players from your network in a short time. Please wait a minute and try "
@@ -146,7 +146,7 @@ def count_new_session(response: Response) -> Response:
     if NEWCOMER not in request.environ or not creates_session():
         return response
     refusal = current_app.extensions["ttt.limits"].refusal("NEW_SESSION_LIMIT", MESSAGE, count=True)
-    if refusal is not None and not session.written:
+    if refusal is not None and not (isinstance(session, StoredSession) and session.written):
         session.modified = False  # nothing stored, no cookie
         replace_with(response, refusal)
     return response
@@ -158,12 +158,13 @@ def storage(app: Flask) -> Storage:
     beside the embedded store's database."""
     url, store = app.config.get("REDIS_URL"), app.extensions["ttt.store"]
     if url and getattr(store, "cluster", False):
-        timeouts = {"socket_timeout": 2, "socket_connect_timeout": 2}
         cluster_url = url.replace("redis://", "redis+cluster://", 1)
         bound = app.config["REDIS_CONNECTIONS"]
-        return storage_from_string(cluster_url, key_prefix="ttt:limits", max_connections=bound, **timeouts)
+        return RedisClusterStorage(
+            cluster_url, key_prefix="ttt:limits", max_connections=bound, socket_timeout=2, socket_connect_timeout=2
+        )
     if url:
-        return storage_from_string(url, connection_pool=store.client.connection_pool, key_prefix="ttt:limits")
+        return RedisStorage(url, connection_pool=store.client.connection_pool, key_prefix="ttt:limits")
     return SQLiteStorage(f"ttt+sqlite://{Path(app.config['DATABASE']).with_name('limits.sqlite3')}")
 
 
