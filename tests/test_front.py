@@ -147,3 +147,25 @@ def test_a_refused_stream_closes_its_connection_and_head_on_a_stream_is_answered
         assert answer.startswith(b"HTTP/1.1 503") and b"Retry-After: 10" in answer
         head = servers.HttpClient(base).request("HEAD", events)
         assert head.status_code == 200 and head.headers["Content-Type"].startswith("text/event-stream")
+
+
+def picture_status(base: str, source: str, path: str) -> int:
+    host, port = base.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30, source_address=(source, 0))
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+def test_review_pictures_past_two_a_second_from_one_client_are_refused_at_the_proxy(tmp_path):
+    """The costliest page a stranger can ask for by the thousand: a burst of 10 is drawn, the
+    rest of 30 asked at once is refused (429) by nginx, and another client is still served."""
+    with servers.make_run(servers.app_env(tmp_path)) as base:
+        paths = [f"/review/4-0-8-{n % 7 + 1}/board.png?x=N{n}" for n in range(30)]
+        statuses = [picture_status(base, "127.9.3.1", path) for path in paths]
+        assert statuses.count(200) <= 12 and statuses.count(429) >= 18, statuses
+        assert picture_status(base, "127.9.4.1", "/review/4-0/board.png") == 200
