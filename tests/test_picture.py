@@ -10,6 +10,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from tests.page import Page
+from ttt_web.core.endings import ending_asked
 from ttt_web.core.game import Game
 from ttt_web.core.players import Players
 from ttt_web.core.position import parse_moves
@@ -73,6 +74,8 @@ CAPTIONS = [
     ("0-1-4-2-8", "x=Bo&o=Jose\u0301", ("Bo (X) beat Jose\u0301 (O)",)),  # a combining accent
     ("0-1-4-2-8", "x=Bo&o=अनु", ("Bo (X) beat अनु (O)",)),  # Devanagari: shaped
     ("0-1-4-2-8", "x=Bo&o=𑠀𑠁", ("X beat O",)),  # Dogra: no installed font has it, so both by their marks
+    ("0-1-4", "x=Ann&o=Bo&resigned=O", ("Bo (O) resigned or left: Ann (X) won",)),  # a room's, as its review says
+    ("0-2-1-5", "you=X&ai=easy&left=X", ("X left where the AI (O, Easy)", "wins with best play")),
 ]
 
 
@@ -80,7 +83,9 @@ CAPTIONS = [
 def test_the_caption_says_who_played_and_how_it_ended(moves, query, lines):
     assert font.words() is not None, "the font (Debian's fonts-dejavu-core) is missing"
     game = Game.of_moves(parse_moves(moves))
-    laid = captioned(game, Players.from_query(dict(parse_qsl(query))), picture.SIZE)
+    asked = dict(parse_qsl(query))
+    players = Players.from_query(asked)
+    laid = captioned(game, players, picture.SIZE, ending_asked(asked, game, players))
     assert written(laid) == lines
     assert all(caption.line_width(line) <= picture.SIZE - 2 * caption.MARGIN for line in laid)
 
