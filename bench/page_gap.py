@@ -30,7 +30,7 @@ from ttt_web.app import create_app
 from ttt_web.core import stored_games
 from ttt_web.play import page as game_page
 from ttt_web.play import views as game_views
-from ttt_web.web import cookies, player, score
+from ttt_web.web import cookies, score, session_data
 
 CALLS = 2000
 spent: Counter = Counter()
@@ -108,7 +108,7 @@ def parts(game) -> None:
         ]
     app.teardown_request_funcs[None] = [timed(hook, "teardown") for hook in app.teardown_request_funcs[None]]
     game_views.requested_start = timed(game_views.requested_start, "reading the address (?from, ?g)")
-    player.current_game = timed(player.current_game, "decoding the stored game")
+    session_data.current_game = timed(session_data.current_game, "decoding the stored game")
     game_page.about_the_game = timed(game_page.about_the_game, "the score, moves and players")
     game_page.shown_board = timed(game_page.shown_board, "the board's view (kept per position)")
     cookies.teach_on = timed(cookies.teach_on, "the teach-mode cookie")

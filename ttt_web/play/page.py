@@ -11,7 +11,7 @@ from ..core import stored_games
 from ..core.game import Game
 from ..core.players import Players, review_query
 from ..core.position import format_moves, position_of
-from ..web import cookies, player, score
+from ..web import cookies, score, session_data
 from ..web.board_view import BLANK, BoardView, board_view
 from ..web.urls import url_for
 
@@ -40,7 +40,7 @@ def page(
     `start_level` checked, if chosen; else the side to move and the current level); `past`, an earlier move of
     the game to show read-only (the browser's Back); `form_error`, said beside the new-game
     form, which keeps the `choices` sent."""
-    game = player.current_game()
+    game = session_data.current_game()
     teaching = cookies.teach_on()
     start_game = Game.of_moves(start) if start else None
     options = choices or score.preferences(game)

@@ -121,7 +121,7 @@ def _events(room_id: str, key: str | None, seen: str, slot: Slot) -> Iterator[st
                 yield message("gone", {}, "")
                 return
             if str(version) != seen or not sent:
-                events, sent = _update(room, version, room.player(key), seen, sent)
+                events, sent = _update(room, version, room.seat_of(key), seen, sent)
                 yield from events
                 seen = str(version)
             follower.version = version
