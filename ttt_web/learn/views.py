@@ -150,8 +150,11 @@ def limited_form(board: str, problem: str, depth: int | str, evaluation: str) ->
 
 
 def warm() -> None:
-    """Count the empty board's traces (calls and steps below every position, kept for all)
-    and the practice positions, before the first visitor asks."""
+    """Count the empty board's traces (calls and steps below every position, kept for all),
+    the practice positions and every depth-limited search's values and mistakes (a fixed
+    set: some 0.5 s of CPU at start, else 0.3-0.5 s on the event loop for each of the 27
+    first pages), before the first visitor asks."""
+    core_limited.every_mistake()
     core_trace.total(EMPTY_BOARD, pruning=False)
     core_trace.total(EMPTY_BOARD, pruning=True)
     practice.drill.small_positions()
