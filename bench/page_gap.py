@@ -79,8 +79,6 @@ def main() -> None:
 def forget() -> None:
     """Forget every game kept decoded and what the page worked out of it."""
     stored_games._DECODED.clear()
-    game_page._described.cache_clear()
-    game_page._own_board.cache_clear()
 
 
 def clients(config: dict):
@@ -110,7 +108,7 @@ def parts(game) -> None:
     game_views.requested_start = timed(game_views.requested_start, "reading the address (?from, ?g)")
     session_data.current_game = timed(session_data.current_game, "decoding the stored game")
     game_page.about_the_game = timed(game_page.about_the_game, "the score, moves and players")
-    game_page.shown_board = timed(game_page.shown_board, "the board's view (kept per position)")
+    game_page.shown_board = timed(game_page.shown_board, "the board's view (drawn kept per position)")
     cookies.teach_on = timed(cookies.teach_on, "the teach-mode cookie")
     score.preferences = timed(score.preferences, "the new-game form's choices")
     app.wsgi_app = timed(app.wsgi_app, "whole request (WSGI)")

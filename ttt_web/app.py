@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -31,24 +30,9 @@ from .store.base import STORE_ERRORS
 from .web import cells, errors, limits, security, sessions, theme, urls
 
 ROOT = Path(__file__).resolve().parent.parent
-SYNCED = 1000  # functions whose ensure_sync is remembered: hooks and views, a fixed set
 
 
 class TicTacToe(Flask):
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self._synced: dict[Callable, Callable] = {}
-
-    def ensure_sync(self, func: Callable) -> Callable:
-        """Flask's, remembered per function: Flask asks it of every hook and view on every
-        request, and the answer (inspect's look at the code's flags) never changes."""
-        synced = self._synced.get(func)
-        if synced is None:
-            synced = super().ensure_sync(func)
-            if len(self._synced) < SYNCED:
-                self._synced[func] = synced
-        return synced
-
     def log_exception(self, exc_info) -> None:
         """A store that is down is one line in the log per failed request, not a traceback."""
         if isinstance(exc_info[1], STORE_ERRORS):

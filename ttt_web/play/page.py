@@ -3,11 +3,8 @@ the game), its score, its players and the new-game form, with a note or an error
 
 from __future__ import annotations
 
-import functools
+from flask import render_template
 
-from flask import render_template, request
-
-from ..core import stored_games
 from ..core.game import Game
 from ..core.players import Players, review_query
 from ..core.position import format_moves, position_of
@@ -68,14 +65,9 @@ def page(
 
 def about_the_game(game: Game | None) -> dict:
     """What the page says of the current game, if any: its token, score, moves and players."""
-    return {**_described(game), "game": game, "score": score.score(game)}
-
-
-@functools.lru_cache(maxsize=stored_games.DECODED)
-def _described(game: Game | None) -> dict:
-    """What the page says of a game that depends on the game alone: worked out once per game
-    kept decoded (core/stored_games.py), for every page of it. Read, never changed."""
     return {
+        "game": game,
+        "score": score.score(game),
         "token": game.token if game else "",
         "history": game.history() if game else [],
         "review": format_moves(game.moves) if game and game.number > game.given else "",
@@ -90,11 +82,4 @@ def shown_board(game: Game | None, start_game: Game | None, past: int | None, te
         return board_view(start_game, False, links=False)
     if past is not None:
         return board_view(game.at(past), False, links=False)
-    return _own_board(game, teaching, request.script_root)
-
-
-@functools.lru_cache(maxsize=stored_games.DECODED)
-def _own_board(game: Game | None, teaching: bool, root: str) -> BoardView:
-    """The game's board with its move links (which start with the site's script root), once
-    per game kept decoded and teach mode, for every page of it."""
     return board_view(game, teaching)
