@@ -88,10 +88,13 @@ def act(room_id: str, action: Callable[[Room, int | None], Room]):
 
     def change(room: Room | None) -> Room:
         found = existing(room, room_id)
-        remember(found, found.seat_of(key))  # a round over, before the next one starts
-        return action(found, found.seat_of(key))
+        who = found.seat_of(key)
+        remember(found, who)  # a round over, before the next one starts
+        return action(found, who)
 
-    rooms().update(room_id, change)
+    now = rooms().update(room_id, change)
+    if now is not None:
+        remember(now, now.seat_of(key))  # the round this ended (its last move), as written
     return to_room(room_id)
 
 
@@ -138,9 +141,9 @@ def to_room(room_id: str):
 
 def page(room: Room, version: int, message: str | None = None, error: int = 0, **form) -> str:
     """The room's page; with the status `error`, titled by the error that `message` (or the
-    form's `join_error`) says, as every error page is."""
+    form's `join_error`) says, as every error page is. It changes nothing: a round the other
+    player ended is kept in this player's games at their next step in the room (act)."""
     you = room.seat_of(session_data.seat_key(room.id))
-    remember(room, you)
     values = roompage.context(room, version, you).values()
     if error:
         values["title"] = error_title(message or form.get("join_error", ""), error)
