@@ -131,7 +131,7 @@ WATCHES: weakref.WeakSet[Watch] = weakref.WeakSet()
 
 
 def end_streams() -> None:
-    """End every stream of this process: it is shutting down (ttt_web.worker)."""
+    """End every stream of this process: it is shutting down (ttt_web.server.worker)."""
     for watch in list(WATCHES):
         watch.close()
 
