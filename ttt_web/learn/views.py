@@ -13,11 +13,13 @@ from ..core.costs import reachable
 from ..core.pasted import BoardError, parse
 from ..core.position import EMPTY_BOARD, over
 from ..core.pseudocode import code
+from ..web import cpu_budget
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import url_for
 from . import practice, words
 
 bp = Blueprint("learn", __name__, url_prefix="/learn")
+cpu_budget.counts(bp)  # the CPU its pages (and its drills') cost strangers, bounded per process
 CACHE = PUBLIC_FOR_A_DAY  # a page that depends on its URL alone
 POSITION_HELP = "A position is 9 characters read row by row: X, O or a dot for an empty cell, like X...O...."
 DEFAULT_LIMITED = "X...O...."
