@@ -4,8 +4,8 @@ marked, a drill, a pasted board). Each such page costs from a fraction of a mill
 kept) to some 100 ms (a first page high in the tree), all of it on the event loop, where
 every player of the process waits for it. So those pages share a budget per process: a
 network may spend CPU_BUDGET_PER_NETWORK of the process's CPU on them (6 % by default), and
-all networks together CPU_BUDGET (15 %); a request past either is refused at once, with a page that says when to come back.
-Players' pages and moves never count and are never refused here.
+all networks together CPU_BUDGET (15 %); a request past either is refused at once, with a
+page that says when to come back. Players' pages and moves never count, nor are refused.
 
 The budget is a moving window of milliseconds of CPU, kept by the `limits` package in the
 process's memory (the CPU it bounds is the process's own), one per app. A page is charged
