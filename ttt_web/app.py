@@ -118,8 +118,9 @@ def settings(instance_path: str) -> dict:
         ROOM_IDLE_HOURS=float(os.environ.get("TTT_ROOM_IDLE_HOURS", "24")),
         MAX_ROOMS=int(os.environ.get("TTT_MAX_ROOMS", "10000")),
         NEW_ROOM_LIMIT=os.environ.get("TTT_NEW_ROOM_LIMIT", "20 per minute; 200 per day"),
-        CPU_BUDGET_PER_NETWORK=os.environ.get("TTT_CPU_BUDGET_PER_NETWORK", "600 per 10 seconds"),  # ms, per process
-        CPU_BUDGET=os.environ.get("TTT_CPU_BUDGET", "1500 per 10 seconds"),  # ms of CPU, per process, all networks
+        # ms of the event loop the explorer's and students' pages may take, per process: per network, in all
+        CPU_BUDGET_PER_NETWORK=os.environ.get("TTT_CPU_BUDGET_PER_NETWORK", "600 per 10 seconds"),
+        CPU_BUDGET=os.environ.get("TTT_CPU_BUDGET", "1500 per 10 seconds"),
         PUBLIC_URL=os.environ.get("TTT_PUBLIC_URL"),  # e.g. https://ttt.example.org: for links to share
         TRUSTED_HOSTS=trusted_hosts.split(",") if trusted_hosts else None,  # else any well-formed Host
         STREAM_SECONDS=float(os.environ.get("TTT_STREAM_SECONDS", "300")),  # then the browser reconnects

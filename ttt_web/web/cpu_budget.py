@@ -1,16 +1,18 @@
-"""The CPU that strangers can make a process spend on the pages it works out on demand: the
+"""The time that strangers can make a process spend on the pages it works out on demand: the
 explorer's and the students' pages (a position's page the first time, a student's answer
 marked, a drill, a pasted board). Each such page costs from a fraction of a millisecond (one
 kept) to some 100 ms (a first page high in the tree), all of it on the event loop, where
 every player of the process waits for it. So those pages share a budget per process: a
-network may spend CPU_BUDGET_PER_NETWORK of the process's CPU on them (6 % by default), and
+network may spend CPU_BUDGET_PER_NETWORK of the process's event loop on them (6 % by default), and
 all networks together CPU_BUDGET (15 %); a request past either is refused at once, with a
 page that says when to come back. Players' pages and moves never count, nor are refused.
 
-The budget is a moving window of milliseconds of CPU, kept by the `limits` package in the
-process's memory (the CPU it bounds is the process's own), one per app. A page is charged
-what it cost after it is made, so a request is refused only once its network or everyone has
-spent the budget: measured in docs/hostile-traffic.md (bench/attacks.py's page floods)."""
+The budget is a moving window of milliseconds, kept by the `limits` package in the process's
+memory (the loop it bounds is the process's own), one per app. A page is charged the time it
+held the event loop (its wall time: such a view never yields), which on a busy machine is
+more than its CPU time, and is what players wait for. It is charged after it is made, so a
+request is refused only once its network or everyone has spent the budget: measured in
+docs/hostile-traffic.md (bench/attacks.py's page floods)."""
 
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ MESSAGE = (
     "The server is busy working out pages like this one for many people right now. Please try "
     "again in a few seconds: games under way are not affected."
 )
-STARTED = "ttt_cpu_started"  # on flask.g: the process's CPU time when the request began
+STARTED = "ttt_loop_started"  # on flask.g: when the view began
 
 
 class Budget:
@@ -80,13 +82,13 @@ def check() -> None:
     wait = budget().refused_for()
     if wait > 0:
         raise ServiceUnavailable(MESSAGE, retry_after=max(1, round(wait)))
-    setattr(g, STARTED, time.process_time())
+    setattr(g, STARTED, time.perf_counter())
 
 
 def charge(response: Response) -> Response:
     started = g.get(STARTED)
     if started is not None:
-        spent = round((time.process_time() - started) * 1000)
+        spent = round((time.perf_counter() - started) * 1000)
         if spent:  # a page kept already costs a fraction of a millisecond, as a player's does
             budget().charge(spent)
     return response
