@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ttt_web.app import create_app
-from ttt_web.core import limited, search, stored_games
+from ttt_web.core import limited, stored_games
 from ttt_web.core.costs import reachable
 from ttt_web.core.position import over
 from ttt_web.explore import model, pages
@@ -67,9 +67,7 @@ def students(app, positions: list[str]) -> None:
 def tables() -> None:
     print(f"games kept decoded: {len(stored_games._DECODED)}; boards drawn kept: {len(board_view._DRAWN)}")
     print(f"explorer pages kept: {len(pages.KEPT)}, {pages.KEPT.currsize / 2**20:.1f} MB compressed")
-    print(
-        f"positions explained kept: {model.explained.cache_info().currsize}; trees: {search.tree.cache_info().currsize}"
-    )
+    print(f"positions explained kept: {model.explained.cache_info().currsize}")
 
 
 def main() -> None:
