@@ -5,7 +5,7 @@ In one process through Flask's test client, as a crawler or a flood would ask:
   games a process keeps decoded;
 - the explorer: the page of every reachable position (or N of them, at random), with and
   without the way back to a game, and each with a student's answer marked; the students'
-  traces of the same positions, and the depth-limited page for each (depth, evaluation).
+  traces of the same positions (plain and alpha-beta), and the depth-limited page for each (depth, evaluation).
 Prints how much the process's resident memory grew after each, what each kept table holds,
 and whether the total stays within BOUND_MB, the bound per worker that docs/performance.md
 states (exit status 1 if not)."""
@@ -58,7 +58,8 @@ def explorer(app, positions: list[str]) -> None:
 def students(app, positions: list[str]) -> None:
     client = app.test_client()
     for position in positions:
-        assert client.get(f"/learn/trace/{position}").status_code == 200
+        for trace in ("trace", "alphabeta"):
+            assert client.get(f"/learn/{trace}/{position}").status_code == 200
     for depth in limited.DEPTHS:
         for evaluation in limited.EVALUATIONS:
             assert client.get(f"/learn/limited/X...O....?depth={depth}&evaluation={evaluation}").status_code == 200

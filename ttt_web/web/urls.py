@@ -34,8 +34,8 @@ def paths(url_map: Map, root: str) -> Callable[..., str]:
 @functools.lru_cache(maxsize=BUILT)
 def built(url_map: Map, root: str, endpoint: str, **values: str) -> str:
     """A path, kept: a page's links are the same on every request, and Werkzeug's build
-    (binding the map, converting the values) costs more than the rest of a page's links
-    together (docs/performance.md, "What the kept parts save"). The query in one order."""
+    (binding the map, converting the values) costs some 5-10 µs a link, a dozen a page
+    (docs/performance.md, "What the kept parts save"). The query in one order."""
     return url_map.bind("localhost", script_name=root or "/").build(endpoint, dict(sorted(values.items())))
 
 
