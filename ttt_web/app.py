@@ -33,6 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class TicTacToe(Flask):
+    """Flask, but for how it logs a store that is down."""
+
     def log_exception(self, exc_info) -> None:
         """A store that is down is one line in the log per failed request, not a traceback."""
         if isinstance(exc_info[1], STORE_ERRORS):
