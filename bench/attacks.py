@@ -17,16 +17,25 @@ median time. The attacks (issues #31, #43):
 - sessions from 250 networks: first moves with no cookie from 250 addresses, each on a
   network of its own, 16 at a time, as fast as the server answers;
 - chunked bodies: 20 addresses, each posting a 4 MB chunked body to /new every second.
+
+Pages worked out on demand (issue #43), each asked by 2 clients (127.0.7.x, one address each)
+as fast as the server answers, beside the players: the depth-limited page's 27 (depth,
+evaluation) pairs on random positions; cold explorer pages (random positions, with and
+without the way back to a game); explorer pages with a student's answer marked; drills on
+random positions and random trees, graded; pasted boards in the explorer's, the trace's and
+the depth-limited page's forms. `--attacks WORD` runs only the attacks whose name has WORD.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -61,6 +70,97 @@ ATTACKS = {
 }
 
 
+# Pages worked out on demand (issue #43).
+
+LIVE = sorted(p for p in attacks.judge.reachable() if not attacks.judge.is_over(p))
+EVERY = sorted(attacks.judge.reachable())
+
+
+class PageFlood(attacks.Background):
+    """`count` clients (127.0.7.x), each asking for one page after another that `path(rng)`
+    names, as fast as the server answers; `statuses` counts the answers."""
+
+    def __init__(self, base: str, path, count: int = 2) -> None:
+        super().__init__(count)
+        self.on = threading.Event()  # the flood asks only while it is set (see interleaved)
+        self.clients = [servers.HttpClient(base, timeout=10, source=f"127.0.7.{n + 1}") for n in range(count)]
+        self.rngs = [random.Random(700 + n) for n in range(count)]
+        self.path = path
+        self.statuses: dict[int, int] = {}
+
+    def _work(self, n: int) -> None:
+        if not self.on.wait(0.1):
+            return
+        status = self.clients[n].get(self.path(self.rngs[n])).status_code
+        self.statuses[status] = self.statuses.get(status, 0) + 1
+
+    def __exit__(self, *exc) -> None:
+        super().__exit__(*exc)
+        print(f"    (the flood's answers: {dict(sorted(self.statuses.items()))})", file=sys.stderr, flush=True)
+
+
+def limited_page(rng: random.Random) -> str:
+    depth, evaluation = rng.randint(1, 9), rng.choice(("open-lines", "weighted", "zero"))
+    return f"/learn/limited/{rng.choice(LIVE)}?depth={depth}&evaluation={evaluation}"
+
+
+def explorer_page(rng: random.Random) -> str:
+    return f"/explore/{rng.choice(EVERY)}" + rng.choice(("", "?back=game"))
+
+
+def student_page(rng: random.Random) -> str:
+    position = rng.choice(LIVE)
+    cell = rng.choice([n for n, mark in enumerate(position) if mark == "."])
+    return f"/explore/{position}?student={cell // 3},{cell % 3}"
+
+
+def drill_page(rng: random.Random) -> str:
+    mode = rng.choice(("backup", "prune"))
+    if rng.random() < 0.5:
+        leaves = ",".join(str(rng.randint(-9, 20)) for _ in range(3))
+        return f"/learn/practice/{mode}?tree=(({leaves}),({leaves}),({leaves}))&check=1"
+    small = [p for p in LIVE if p.count(".") == 3]
+    return f"/learn/practice/{mode}?position={rng.choice(small)}&check=1"
+
+
+def pasted_board(rng: random.Random) -> str:
+    rows = [rng.choice(EVERY)[n : n + 3] for n in (0, 3, 6)]  # often a board no game reaches
+    board = "\n".join(" ".join(row) for row in rows)
+    form = rng.choice(("/explore/paste", "/learn/trace/", "/learn/limited/"))
+    return f"{form}?" + urlencode({"board": board})
+
+
+def pages(path):
+    return lambda base: PageFlood(base, path)
+
+
+def interleaved(env: dict, name: str, flood, seconds: float, turns: int = 4) -> str:
+    """The players' moves alone and beside the flood, in turns of seconds / turns each, so that
+    the machine's other work of the moment weighs on both alike."""
+    alone = attacked = 0
+    with servers.make_run(env) as base, attacks.Players(base) as players, flood(base) as pages:
+        for _ in range(turns):
+            pages.on.clear()
+            time.sleep(0.3)  # the flood's requests under way end
+            alone += players.count_for(seconds / turns)
+            pages.on.set()
+            attacked += players.count_for(seconds / turns)
+        served = attacks.newcomer_served(base, "127.0.5.1")
+    ratio = attacked / alone if alone else 0
+    return f"| {name} | {alone} | {attacked} | {ratio:.2f} | {'1 of 1' if served else '0 of 1'} | |"
+
+
+PAGE_FLOODS = {
+    "a kept page (the yardstick: the explorer's first)": pages(lambda rng: "/explore/"),
+    "depth-limited pages": pages(limited_page),
+    "cold explorer pages": pages(explorer_page),
+    "student's answer pages": pages(student_page),
+    "drills": pages(drill_page),
+    "pasted boards": pages(pasted_board),
+}
+ATTACKS |= PAGE_FLOODS
+
+
 def run(env: dict, name: str, attack, seconds: float) -> str:
     with servers.make_run(env) as base, attacks.Players(base) as players:
         alone = players.count_for(seconds)
@@ -80,8 +180,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=6)
     parser.add_argument("--stores", nargs="+", default=["sqlite"])
-    parser.add_argument("--attacks", nargs="+", default=list(ATTACKS), choices=list(ATTACKS))
+    parser.add_argument("--attacks", default="", help="only the attacks whose name has this word")
     args = parser.parse_args()
+    chosen = {name: attack for name, attack in ATTACKS.items() if args.attacks in name}
     tmp = Path(tempfile.mkdtemp(prefix="ttt-attacks-"))
     redis = servers.RedisServer(tmp / "redis").start() if "redis" in args.stores else None
     print(f"8 players' moves in {args.seconds:.0f} s alone, then under each attack (same run); `make run`")
@@ -89,13 +190,14 @@ def main() -> None:
     print("| --- | --- | --- | --- | --- | --- | --- |")
     try:
         for store in args.stores:
-            for n, name in enumerate(args.attacks):
+            for n, (name, attack) in enumerate(chosen.items()):
                 extra = dict(UNLIMITED_ROOMS)
                 if store == "redis":
                     servers_redis.Redis.from_url(redis.url).flushdb()
                     extra["REDIS_URL"] = redis.url
                 env = servers.app_env(tmp / f"{store}-{n}", **extra)
-                print(f"| {store} " + run(env, name, ATTACKS[name], args.seconds), flush=True)
+                measure = interleaved if name in PAGE_FLOODS else run
+                print(f"| {store} " + measure(env, name, attack, args.seconds), flush=True)
     finally:
         if redis is not None:
             redis.stop()

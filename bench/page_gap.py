@@ -29,7 +29,7 @@ from tests.page import Page
 from ttt_web.app import create_app
 from ttt_web.play import page as game_page
 from ttt_web.play import views as game_views
-from ttt_web.web import cookies, player, score, stored_games
+from ttt_web.web import cookies, score, session_data, stored_games
 
 CALLS = 2000
 spent: Counter = Counter()
@@ -78,8 +78,6 @@ def main() -> None:
 def forget() -> None:
     """Forget every game kept decoded and what the page worked out of it."""
     stored_games.decoded.cache_clear()
-    game_page._described.cache_clear()
-    game_page._own_board.cache_clear()
 
 
 def clients(config: dict):
@@ -107,9 +105,9 @@ def parts(game) -> None:
         ]
     app.teardown_request_funcs[None] = [timed(hook, "teardown") for hook in app.teardown_request_funcs[None]]
     game_views.requested_start = timed(game_views.requested_start, "reading the address (?from, ?g)")
-    player.current_game = timed(player.current_game, "decoding the stored game")
+    session_data.current_game = timed(session_data.current_game, "decoding the stored game")
     game_page.about_the_game = timed(game_page.about_the_game, "the score, moves and players")
-    game_page.shown_board = timed(game_page.shown_board, "the board's view (kept per position)")
+    game_page.shown_board = timed(game_page.shown_board, "the board's view (drawn kept per position)")
     cookies.teach_on = timed(cookies.teach_on, "the teach-mode cookie")
     score.preferences = timed(score.preferences, "the new-game form's choices")
     app.wsgi_app = timed(app.wsgi_app, "whole request (WSGI)")

@@ -135,12 +135,20 @@ def wrk(
     return {"rps": rps, "p50": latency["50"], "p99": latency["99"], "errors": errors}
 
 
+def answers(client: servers.HttpClient) -> bool:
+    """Whether the app answers its page (a worker still starting on a busy machine may not, yet)."""
+    try:
+        return client.get("/").status_code == 200
+    except TimeoutError:
+        return False
+
+
 def warm_up(base: str) -> None:
     """Wait until every worker answers (a worker that is still starting, under load, would
     leave the first run at 0 requests/s), then one short run that is not counted."""
     client = servers.HttpClient(base)
     deadline = time.monotonic() + 120
-    while client.get("/").status_code != 200 and time.monotonic() < deadline:
+    while not answers(client) and time.monotonic() < deadline:
         time.sleep(0.5)
     wrk(base + "/", 2, cookie="none")
 

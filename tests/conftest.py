@@ -90,6 +90,8 @@ def live_server(tmp_path_factory):
         "TTT_INSTANCE_DIR": str(tmp_path_factory.mktemp("instance")),
         "TTT_NEW_SESSION_LIMIT": "100000 per minute",
         "TTT_NEW_ROOM_LIMIT": "100000 per minute",
+        "TTT_CPU_BUDGET_PER_NETWORK": "100000000 per minute",  # the pages' walks on a busy machine
+        "TTT_CPU_BUDGET": "100000000 per minute",
     }
     with servers.gunicorn(env, workers=2) as base:
         yield base

@@ -191,6 +191,23 @@ def test_depth_limited_values_and_nodes_against_an_independent_search(evaluation
     assert core_limited.limited(EMPTY, 9, evaluation) == (0, 549_946)
 
 
+@pytest.mark.parametrize("evaluation", list(core_limited.EVALUATIONS))
+@pytest.mark.parametrize("depth", [1, 2])
+def test_the_limited_mistakes_are_every_live_position_the_independent_search_gets_wrong(depth, evaluation):
+    """All of them, found in one pass for every depth and evaluation: none missed, none extra."""
+    expected = []
+    for position in (p for p in reachable() if not is_over(p)):
+        kids, pick = children(position), max if to_move(position) == "X" else min
+        estimates = {n: depthlimit.limited(child, depth - 1, evaluation)[0] for n, child in sorted(kids.items())}
+        chosen = pick(estimates, key=estimates.get)
+        if judge_minimax(kids[chosen]) != pick(judge_minimax(child) for child in kids.values()):
+            expected.append(position)
+    live, wrong = core_limited.mistakes(depth, evaluation)
+    assert live == sum(not is_over(p) for p in reachable())
+    assert sorted(wrong) == sorted(expected) and len(wrong) == len(set(wrong))
+    assert [p.count(".") for p in wrong] == sorted((p.count(".") for p in wrong), reverse=True)
+
+
 def test_the_limited_choice_and_the_exact_best():
     found = core_limited.compare("X...O....", 1, "zero")
     assert found.chosen == (0, 1)  # every estimate is 0: the first action

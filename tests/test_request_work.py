@@ -53,11 +53,9 @@ def work(monkeypatch):
 
 def counted(work: Counter, request, kept: bool = False) -> tuple[object, dict]:
     """What `request` decoded, replayed and drew; unless `kept`, with no game kept decoded
-    or drawn (as on a worker that did not store it)."""
+    (as on a worker that did not store it)."""
     if not kept:
         stored_games.decoded.cache_clear()
-        play_page._described.cache_clear()
-        play_page._own_board.cache_clear()
     work.clear()
     response = request()
     return response, dict(work)

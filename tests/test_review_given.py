@@ -14,7 +14,7 @@ from ttt_web.core.game import Game
 from ttt_web.core.players import Players
 from ttt_web.review import picture
 from ttt_web.review.caption import captioned, written
-from ttt_web.web.player import finished_game
+from ttt_web.web.session_data import finished_game
 
 WON = "1-4-7-0-8-6-2-3"  # given X b1, O b2, X b3 (a mistake); then you (O) beat the Impossible AI
 AGAINST = "ai=impossible&you=O"

@@ -92,10 +92,10 @@ def played(room: Room, cells) -> Room:
 def test_a_room_seats_the_host_then_one_guest():
     host_key, guest_key, other_key = new_key(), new_key(), new_key()
     room = opened("Ann", host_key)
-    assert room.player(host_key) == HOST and room.player(guest_key) is None and not room.full
+    assert room.seat_of(host_key) == HOST and room.seat_of(guest_key) is None and not room.full
     assert room.link == LINK(room.id)
     room = room.join(guest_key, "Bob")
-    assert room.player(guest_key) == GUEST and room.full
+    assert room.seat_of(guest_key) == GUEST and room.full
     assert room.join(guest_key) == room  # joining again changes nothing
     with pytest.raises(RoomError, match="Both seats are taken"):
         room.join(other_key)
@@ -177,14 +177,14 @@ def test_leaving_gives_up_the_seat_not_the_room():
     left = room.leave(GUEST)  # mid-game: counted as resigned
     assert (left.seats[GUEST], left.names, left.moves, left.score) == ("", ("Ann", ""), room.moves, (1, 0, 0))
     assert left.leaver == "Bob" and left.name(GUEST) == "Bob"
-    assert left.over and left.winner() == HOST and not left.empty and left.player(host_key) == HOST
-    assert left.player(guest_key) is None
+    assert left.over and left.winner() == HOST and not left.empty and left.seat_of(host_key) == HOST
+    assert left.seat_of(guest_key) is None
     with pytest.raises(RoomError, match="Your friend has left"):
         left.rematch(HOST, left.seat_token(HOST))
     joined = left.join(newcomer, "Cy")  # someone new: Ann keeps her win, Cy starts at none, and a new round
     assert (joined.names, joined.score, joined.moves, joined.round) == (("Ann", "Cy"), (1, 0, 0), (), 2)
     assert joined.leaver == ""
-    assert joined.player(newcomer) == GUEST
+    assert joined.seat_of(newcomer) == GUEST
     assert joined.leave(HOST).leave(GUEST).empty
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -31,23 +30,10 @@ from .store.base import STORE_ERRORS
 from .web import cells, errors, limits, observe, security, sessions, theme, urls
 
 ROOT = Path(__file__).resolve().parent.parent
-SYNCED = 1000  # functions whose ensure_sync is remembered: hooks and views, a fixed set
 
 
 class TicTacToe(Flask):
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self._synced: dict[Callable, Callable] = {}
-
-    def ensure_sync(self, func: Callable) -> Callable:
-        """Flask's, remembered per function: Flask asks it of every hook and view on every
-        request, and the answer (inspect's look at the code's flags) never changes."""
-        synced = self._synced.get(func)
-        if synced is None:
-            synced = super().ensure_sync(func)
-            if len(self._synced) < SYNCED:
-                self._synced[func] = synced
-        return synced
+    """Flask, but for how it logs a store that is down."""
 
     def log_exception(self, exc_info) -> None:
         """A store that is down is one line in the log per failed request, not a traceback."""
@@ -119,6 +105,9 @@ SETTINGS: dict[str, str | int | float | bool] = dict(
     ROOM_IDLE_HOURS=24.0,
     MAX_ROOMS=10000,
     NEW_ROOM_LIMIT="20 per minute; 200 per day",
+    # ms of the event loop the explorer's and students' pages may take, per process: per network, in all
+    CPU_BUDGET_PER_NETWORK="600 per 10 seconds",
+    CPU_BUDGET="1500 per 10 seconds",
     PUBLIC_URL="",  # e.g. https://ttt.example.org: for links to share
     TRUSTED_HOSTS="",  # comma-separated; empty: any well-formed Host
     STREAM_SECONDS=300.0,  # then the browser reconnects

@@ -11,12 +11,13 @@ the first of equal values is chosen, as the assignment's `max(..., key=...)` doe
 from __future__ import annotations
 
 import functools
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import search
 from .costs import moves, reachable, tree_size
-from .position import EMPTY_BOARD, action_of, over, to_move, utility
+from .position import EMPTY_BOARD, action_of, cell_of, over, to_move, utility
 
 WIN = 100
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -62,16 +63,63 @@ EVALUATIONS = {
 }
 
 
+class Tables:
+    """Every reachable position's depth-limited value for each depth 0-9 and evaluation, and
+    its node count for each depth (the same for every evaluation), each depth worked out from
+    the one below for all positions at once. Arrays indexed by position, so that a page only
+    reads them: their size and the time they take are in docs/performance.md."""
+
+    def __init__(self) -> None:
+        self.positions = tuple(sorted(reachable(EMPTY_BOARD)))
+        self.index = {position: n for n, position in enumerate(self.positions)}
+        self.cells, self.kids = self._moves()
+        self.ends = {n: utility(p) * WIN for n, p in enumerate(self.positions) if over(p)}
+        self.maximizing = [to_move(p) == "X" for p in self.positions]
+        self.nodes = self._levels([1] * len(self.positions), self._count, "i")
+        self.values = {slug: self._levels(self._estimates(e), self._back, "b") for slug, e in EVALUATIONS.items()}
+
+    def _moves(self) -> tuple[list[list[int]], list[list[int]]]:
+        """Each position's moves in row order: their cells, and the positions they lead to."""
+        found = [moves(p) for p in self.positions]
+        return [[n for n, _ in m] for m in found], [[self.index[child] for _, child in m] for m in found]
+
+    def _estimates(self, evaluation: Evaluation) -> list[int]:
+        """Depth 0: a finished game's utility in points, else the evaluation's estimate."""
+        return [self.ends.get(n, evaluation.score(p)) for n, p in enumerate(self.positions)]
+
+    def _count(self, n: int, below: "array[int]") -> int:
+        return 1 if n in self.ends else 1 + sum(below[k] for k in self.kids[n])
+
+    def _back(self, n: int, below: "array[int]") -> int:
+        if n in self.ends:
+            return self.ends[n]
+        values = [below[k] for k in self.kids[n]]
+        return max(values) if self.maximizing[n] else min(values)
+
+    def _levels(self, first: list[int], step: Callable[[int, "array[int]"], int], kind: str) -> tuple["array[int]", ...]:
+        """Depth 0's values, then each depth's from the one below, by `step`."""
+        found = [array(kind, first)]
+        for _ in DEPTHS:
+            found.append(array(kind, (step(n, found[-1]) for n in range(len(self.positions)))))
+        return tuple(found)
+
+    def chosen(self, position: str, depth: int, evaluation: str) -> int:
+        """The cell the limited search plays: the first of the best estimates, in row order."""
+        n, below = self.index[position], self.values[evaluation][depth - 1]
+        estimates = [below[k] for k in self.kids[n]]
+        return self.cells[n][estimates.index((max if self.maximizing[n] else min)(estimates))]
+
+
 @functools.cache
+def tables() -> Tables:
+    return Tables()
+
+
 def limited(position: str, depth: int, evaluation: str) -> tuple[int, int]:
     """(value, nodes visited) of depth-limited minimax from `position`, itself included."""
-    if over(position):
-        return utility(position) * WIN, 1
-    if depth == 0:
-        return EVALUATIONS[evaluation].score(position), 1
-    below = [limited(child, depth - 1, evaluation) for _, child in moves(position)]
-    pick = max if to_move(position) == "X" else min
-    return pick(v for v, _ in below), 1 + sum(n for _, n in below)
+    found = tables()
+    n = found.index[position]
+    return found.values[evaluation][depth][n], found.nodes[depth][n]
 
 
 @dataclass(frozen=True)
@@ -119,10 +167,23 @@ def compare(position: str, depth: int, evaluation: str) -> Limited:
     )
 
 
-@functools.lru_cache(maxsize=len(DEPTHS) * len(EVALUATIONS))
 def mistakes(depth: int, evaluation: str) -> tuple[int, tuple[str, ...]]:
     """(how many live positions, the positions) where the limited search picks an action whose
-    minimax value is worse than the best, fewest marks first: computed once, kept for all."""
-    live = sorted((p for p in reachable(EMPTY_BOARD) if not over(p)), key=lambda p: (-p.count("."), p))
-    wrong = tuple(p for p in live if compare(p, depth, evaluation).wrong)
-    return len(live), wrong
+    minimax value is worse than the best, fewest marks first."""
+    live, wrong = every_mistake()
+    return live, wrong[depth, evaluation]
+
+
+@functools.cache
+def every_mistake() -> tuple[int, dict[tuple[int, str], tuple[str, ...]]]:
+    """`mistakes` for every depth and evaluation, found in one pass over the live positions,
+    each one's exact best moves worked out once: a fixed set, made at start (learn.warm)."""
+    found = tables()
+    live = sorted((p for p in found.positions if not over(p)), key=lambda p: (-p.count("."), p))
+    wrong: dict[tuple[int, str], list[str]] = {(d, e): [] for d in DEPTHS for e in EVALUATIONS}
+    for position in live:
+        best = {cell_of(action) for action in search.best_actions(position)}
+        for (depth, evaluation), listed in wrong.items():
+            if found.chosen(position, depth, evaluation) not in best:
+                listed.append(position)
+    return len(live), {key: tuple(listed) for key, listed in wrong.items()}

@@ -75,7 +75,7 @@ class Room(RoomRecord):
         """Take the free seat. The one who stayed keeps their wins in this room; the newcomer
         starts at none, and so do the draws (they were with someone else). A new round starts
         if this one has begun."""
-        if self.player(key) is not None:
+        if self.seat_of(key) is not None:
             return self
         if self.full:
             raise RoomError("Both seats are taken: you can watch the game.")

@@ -128,7 +128,7 @@ class RoomRecord:
     def empty(self) -> bool:
         return not any(self.seats)
 
-    def player(self, key: str | None) -> int | None:
+    def seat_of(self, key: str | None) -> int | None:
         """HOST or GUEST for the holder of seat key `key`; None for anyone else."""
         if not key:
             return None

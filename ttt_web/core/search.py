@@ -64,7 +64,6 @@ class Node:
     children: tuple[Node, ...] = ()
 
 
-@functools.lru_cache(maxsize=1024)
 def tree(position: str, depth: int = 2) -> Node:
     """The position and `depth` levels below it, the principal variation marked."""
     line = [cell_of(action) for action in principal_variation(board(position))]

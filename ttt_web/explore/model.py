@@ -15,6 +15,7 @@ from ..core.judging import Judgement, judge, principal_variation
 from ..core.position import action_name, action_of, board, other, over, to_move, winner_of
 from ..core.words import ending, in_words
 
+EXPLAINED = 256  # positions (docs/performance.md, "Memory")
 MINUS = "\N{MINUS SIGN}"
 SIGNED = {1: "1", 0: "0", -1: f"{MINUS}1"}  # utility as the page prints it
 
@@ -53,10 +54,11 @@ class Explained:
     title: str
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=EXPLAINED)
 def explained(text: str) -> Explained:
-    """All the page shows of a position, which is the same every time: computed once, and
-    kept for the positions asked for most (all 5,478 would hold some 80 MB per process)."""
+    """All the page shows of a position, which is the same every time: kept for the last
+    EXPLAINED positions asked for, for the pages that are not kept whole (a student's answer
+    marked, a page no longer kept): all 5,478 would hold some 80 MB per process."""
     here_ = board(text)
     searched = alphabeta(text)
     return Explained(

@@ -23,6 +23,7 @@ from ..core.judging import Judgement, judge
 from ..core.pasted import BoardError, parse
 from ..core.position import EMPTY_BOARD, action_name, board, cell_name, cell_of, format_moves, over, to_move, winner_of
 from ..core.words import outlook, result_text
+from ..web import cpu_budget
 from ..web.board_view import position_view
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import url_for
@@ -30,6 +31,7 @@ from . import pages
 from .model import MINUS, SIGNED, explained
 
 bp = Blueprint("explore", __name__, url_prefix="/explore")
+cpu_budget.counts(bp)  # the CPU its pages cost strangers, bounded per process
 
 
 @bp.get("/")

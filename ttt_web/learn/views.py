@@ -13,11 +13,13 @@ from ..core.costs import reachable
 from ..core.pasted import BoardError, parse
 from ..core.position import EMPTY_BOARD, over
 from ..core.pseudocode import code
+from ..web import cpu_budget
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import url_for
 from . import path, practice, words
 
 bp = Blueprint("learn", __name__, url_prefix="/learn")
+cpu_budget.counts(bp)  # the CPU its pages (and its drills') cost strangers, bounded per process
 CACHE = PUBLIC_FOR_A_DAY  # a page that depends on its URL alone
 POSITION_HELP = "A position is 9 characters read row by row: X, O or a dot for an empty cell, like X...O...."
 DEFAULT_LIMITED = "X...O...."
@@ -146,8 +148,11 @@ def limited_form(board: str, problem: str, depth: int | str, evaluation: str) ->
 
 
 def warm() -> None:
-    """Count the empty board's traces (calls and steps below every position, kept for all)
-    and the practice positions, before the first visitor asks."""
+    """Count the empty board's traces (calls and steps below every position, kept for all),
+    the practice positions and every depth-limited search's values and mistakes (a fixed
+    set: some 0.5 s of CPU at start, else 0.3-0.5 s on the event loop for each of the 27
+    first pages), before the first visitor asks."""
+    core_limited.every_mistake()
     core_trace.total(EMPTY_BOARD, pruning=False)
     core_trace.total(EMPTY_BOARD, pruning=True)
     path.traced_facts()  # step 3's sizes of a trace, over every board with 4 and 5 empty cells

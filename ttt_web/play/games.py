@@ -1,5 +1,5 @@
 """Your games: the last finished games of this session, newest first, each a link to its
-review. The list lives in the session (player.finished_games), so it is the player's own."""
+review. The list lives in the session (session_data.finished_games), so it is the player's own."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from ..core.endings import LEFT, RESIGNED, EndingError, ending_asked, ending_que
 from ..core.game import Game
 from ..core.players import Players, review_query
 from ..core.position import SIDES, other, position_of
-from ..web import player
+from ..web import session_data
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -35,13 +35,13 @@ class Played:
 @bp.get("/")
 def listed():
     now = datetime.now(UTC)
-    games = [played(record, now) for record in player.finished_games()]
-    current = player.current_game()
-    return render_template("games/games.html", games=games, kept=player.KEPT_GAMES, current=current)
+    games = [played(record, now) for record in session_data.finished_games()]
+    current = session_data.current_game()
+    return render_template("games/games.html", games=games, kept=session_data.KEPT_GAMES, current=current)
 
 
 def played(record: dict, now: datetime) -> Played:
-    game = player.finished_game(record)
+    game = session_data.finished_game(record)
     ended = datetime.fromisoformat(record["ended"])
     final = position_of(game.board)
     players = review_query(Players.of(game), game.given) | ending(record, game)

@@ -3,14 +3,12 @@ the game), its score, its players and the new-game form, with a note or an error
 
 from __future__ import annotations
 
-import functools
-
-from flask import render_template, request
+from flask import render_template
 
 from ..core.game import Game
 from ..core.players import Players, review_query
 from ..core.position import format_moves, position_of
-from ..web import cookies, player, score, stored_games
+from ..web import cookies, score, session_data
 from ..web.board_view import BLANK, BoardView, board_view
 from ..web.urls import url_for
 
@@ -39,7 +37,7 @@ def page(
     `start_level` checked, if chosen; else the side to move and the current level); `past`, an earlier move of
     the game to show read-only (the browser's Back); `form_error`, said beside the new-game
     form, which keeps the `choices` sent."""
-    game = player.current_game()
+    game = session_data.current_game()
     teaching = cookies.teach_on()
     start_game = Game.of_moves(start) if start else None
     options = choices or score.preferences(game)
@@ -67,14 +65,9 @@ def page(
 
 def about_the_game(game: Game | None) -> dict:
     """What the page says of the current game, if any: its token, score, moves and players."""
-    return {**_described(game), "game": game, "score": score.score(game)}
-
-
-@functools.lru_cache(maxsize=stored_games.DECODED)
-def _described(game: Game | None) -> dict:
-    """What the page says of a game that depends on the game alone: worked out once per game
-    kept decoded (web/stored_games.py), for every page of it. Read, never changed."""
     return {
+        "game": game,
+        "score": score.score(game),
         "token": game.token if game else "",
         "history": game.history() if game else [],
         "review": format_moves(game.moves) if game and game.number > game.given else "",
@@ -89,11 +82,4 @@ def shown_board(game: Game | None, start_game: Game | None, past: int | None, te
         return board_view(start_game, False, links=False)
     if past is not None and game is not None:
         return board_view(game.at(past), False, links=False)
-    return _own_board(game, teaching, request.script_root)
-
-
-@functools.lru_cache(maxsize=stored_games.DECODED)
-def _own_board(game: Game | None, teaching: bool, root: str) -> BoardView:
-    """The game's board with its move links (which start with the site's script root), once
-    per game kept decoded and teach mode, for every page of it."""
     return board_view(game, teaching)

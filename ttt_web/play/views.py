@@ -16,7 +16,7 @@ from ..core import tictactoe as ttt
 from ..core.game import Game, GameError
 from ..core.options import DEFAULTS, DIFFICULTIES, MODES, clean_name, name_problem
 from ..core.position import SIDES, other, parse_moves
-from ..web import cookies, player, score
+from ..web import cookies, score, session_data
 from ..web.moves import requested_move
 from ..web.urls import url_for
 from .page import board_url, page
@@ -66,7 +66,7 @@ def index():
     moves, ref = requested_start(), request.args.get("g")
     if ref is None:
         return page(start=moves, **start_choices()) if moves else page()
-    game = player.current_game()
+    game = session_data.current_game()
     if game is None or ref != game.ref:
         return page(message="That board is from an earlier game. Here is your game now.")
     return past_page(game, request.args.get("n", ""))
@@ -106,7 +106,7 @@ def past_page(game: Game, number: str) -> str:
 @bp.get("/move")
 def move():
     number, cell = requested_move(Rejected)
-    game, token = player.current_game(), request.args.get("game")
+    game, token = session_data.current_game(), request.args.get("game")
     if game is None:
         if token or number != 0:
             raise Rejected("That link is not from your game. Here is a fresh board.", 403)
@@ -117,7 +117,7 @@ def move():
         if not token or number != game.number or request.args.get("v") != str(game.version):
             raise Rejected("That link is out of date: the board has changed since. Here it is now.")
     game = game.play(cell, rng)
-    player.save(game)
+    session_data.save(game)
     return back_to_board(game)
 
 
@@ -135,11 +135,11 @@ def new_game():
         names = names[::-1]
     start = starting_position(request.form.get("from"))
     check_form_token()
-    old = player.current_game()
+    old = session_data.current_game()
     if old is not None and old.lost and not old.scored:
-        player.leave_lost(old)  # walking away from a lost game loses it
+        session_data.leave_lost(old)  # walking away from a lost game loses it
     game = Game.start(rng, moves=start, names=names, **options)
-    player.save(game)
+    session_data.save(game)
     return back_to_board(game)
 
 
@@ -183,19 +183,19 @@ def playable_position(text: str) -> tuple[int, ...] | None:
 
 @bp.post("/undo")
 def undo():
-    game = player.current_game()
+    game = session_data.current_game()
     if game is None:
         raise Rejected("There is no game to undo.")
     check_token(game, request.form.get("game"))
     if request.form.get("n") != str(game.number) or request.form.get("v") != str(game.version):
         raise Rejected("That undo button is out of date: the board has changed since. Here it is now.")
-    return back_to_board(player.undo(game))
+    return back_to_board(session_data.undo(game))
 
 
 @bp.post("/teach")
 def teach():
     check_form_token()
-    response = back_to_board(player.current_game())
+    response = back_to_board(session_data.current_game())
     cookies.toggle_teach(response)
     return response
 
@@ -203,7 +203,7 @@ def teach():
 @bp.get("/score/reset")
 def confirm_reset_score():
     """Resetting every score cannot be taken back: it asks first, on a page of its own."""
-    game = player.current_game()
+    game = session_data.current_game()
     return render_template("play/reset_score.html", token=game.token if game else "", scores=score.all_scores())
 
 
@@ -211,7 +211,7 @@ def confirm_reset_score():
 def reset_score():
     check_form_token()
     score.reset_score()
-    return back_to_board(player.current_game())
+    return back_to_board(session_data.current_game())
 
 
 @bp.get("/robots.txt")
@@ -236,6 +236,6 @@ def check_token(game: Game, token: str | None) -> None:
 
 def check_form_token() -> None:
     """A form that changes anything must come from the page of the current game, if any."""
-    game = player.current_game()
+    game = session_data.current_game()
     if game is not None:
         check_token(game, request.form.get("game"))

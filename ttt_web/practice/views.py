@@ -16,7 +16,7 @@ from ..core.costs import reachable
 from ..core.judging import judge
 from ..core.position import EMPTY_BOARD, Outcome, action_name, action_of, board, cell_name, other, over, to_move
 from ..core.words import SIGNED, ending, in_words
-from ..web import player
+from ..web import session_data
 from ..web.board_view import position_view
 
 bp = Blueprint("practice", __name__, url_prefix="/practice")
@@ -54,7 +54,7 @@ def grade():
         refutation = [action_name(a) for a in judged.refutation]
         graded.append(Graded(cell_name(cell), answer, judged.played, utility, answer == str(utility), refutation))
     right = sum(g.correct for g in graded)
-    record = player.record_practice(text, right, len(graded))
+    record = session_data.record_practice(text, right, len(graded))
     return page(text, graded=graded, right=right, record=record)
 
 
@@ -69,8 +69,8 @@ def page(text: str, graded=None, right: int = 0, record=None) -> str:
         teach=bool(graded),
         graded=graded,
         right=right,
-        record=record or player.practice(),
-        game=player.current_game(),
+        record=record or session_data.practice(),
+        game=session_data.current_game(),
         told=told,
         said=said,
     )

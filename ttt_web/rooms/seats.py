@@ -1,6 +1,6 @@
 """A room's seats: inviting a friend (a new room, its maker seated), taking the free seat,
 resigning a game and leaving the room, the last two asked first. Each player's session keeps
-the key to its seat (web.player); the room, a hash of it. The room's page, its moves and
+the key to its seat (web.session_data); the room, a hash of it. The room's page, its moves and
 rematches are rooms.views, whose error handler answers here too."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from ..core.options import clean_name
 from ..core.room import Room, RoomError
 from ..core.room_record import new_key
 from ..rooms import page as roompage
-from ..web import player
+from ..web import session_data
 from ..web.limits import ROOM_MESSAGE, own_limit
 from ..web.urls import public_base, url_for
 from .store import Change, rooms
@@ -28,7 +28,7 @@ bp.register_error_handler(RoomError, refused)
 @bp.post("/new")
 @own_limit("NEW_ROOM_LIMIT", ROOM_MESSAGE)
 def invite():
-    game = player.current_game()
+    game = session_data.current_game()
     if game is not None and not hmac.compare_digest(request.form.get("game", "").encode(), game.token.encode()):
         raise Forbidden("That button is from an earlier game.")
     key, base, typed = new_key(), public_base(), request.form.get("name", "")[:40]
@@ -43,7 +43,7 @@ def invite():
 
 @bp.post("/<room_id>/join")
 def join(room_id: str):
-    key = player.seat_key(room_id) or new_key()
+    key = session_data.seat_key(room_id) or new_key()
     typed = request.form.get("name", "")[:40]
     try:
         sit(room_id, key, lambda room: existing(room, room_id).join(key, clean_name(typed)))
@@ -91,7 +91,7 @@ def resign(room_id: str):
 @bp.get("/<room_id>/leave")
 def confirm_leave(room_id: str):
     """Leave, asked first; to a visitor with no seat (Back, after leaving), a page that says so."""
-    if existing(rooms().get(room_id), room_id).player(player.seat_key(room_id)) is None:
+    if existing(rooms().get(room_id), room_id).seat_of(session_data.seat_key(room_id)) is None:
         return render_template("rooms/no_seat.html", room_id=room_id)
     room, who = seated_in(room_id)
     other = roompage.player_names(room, who)[1 - who]
@@ -110,36 +110,36 @@ def confirm_leave(room_id: str):
 
 @bp.post("/<room_id>/leave")
 def leave(room_id: str):
-    key = player.seat_key(room_id)
+    key = session_data.seat_key(room_id)
     if key is not None:
         remember_leaving(rooms().get(room_id), key)  # kept in the session data written below
-        rooms().change({room_id: leaving(key)}, player.without_seat(room_id))
+        rooms().change({room_id: leaving(key)}, session_data.without_seat(room_id))
     return redirect(url_for("play.index"), 303)
 
 
 def remember_leaving(room: Room | None, key: str) -> None:
     """The round a player leaves, over or resigned by leaving, in their list of games."""
     if seated(room, key):
-        who = room.player(key)
+        who = room.seat_of(key)
         remember(room, who)
         remember(room.leave(who), who)
 
 
 def sit(room_id: str, key: str, change: Change) -> None:
     """Change the room so that the seat of `key` is in it, and keep the key in the session,
-    giving up its oldest seat past player.MAX_SEATS: the rooms and the session are written
+    giving up its oldest seat past session_data.MAX_SEATS: the rooms and the session are written
     together or not at all."""
-    data, dropped = player.with_seat(room_id, key)
+    data, dropped = session_data.with_seat(room_id, key)
     rooms().change({room_id: change, **{other: leaving(k) for other, k in dropped.items()}}, data)
 
 
 def leaving(key: str) -> Change:
     """The change that gives up the seat of `key` (none if it has no seat there)."""
-    return lambda room: room.leave(room.player(key)) if seated(room, key) else room
+    return lambda room: room.leave(room.seat_of(key)) if seated(room, key) else room
 
 
 def seated(room: Room | None, key: str) -> TypeGuard[Room]:
-    return room is not None and room.player(key) is not None
+    return room is not None and room.seat_of(key) is not None
 
 
 def confirm(room: Room, who: int, action: str, question: str, explanation: list[str], yes: str) -> str:

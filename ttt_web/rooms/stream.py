@@ -60,7 +60,7 @@ def response(room_id: str, key: str | None) -> Response:
         return Response(mimetype="text/event-stream", headers=HEADERS)
     budget: StreamBudget = current_app.extensions["ttt.streams"]
     try:
-        slot = budget.take(client_network(), room_id, seated=room.player(key) is not None)
+        slot = budget.take(client_network(), room_id, seated=room.seat_of(key) is not None)
     except OverBudget as over:
         return refused(over.mine)
     seen = request.headers.get("Last-Event-ID") or request.args.get("v", "")
@@ -88,7 +88,7 @@ def _events(room_id: str, key: str | None, seen: str, slot: Slot) -> Iterator[st
                 yield message("gone", {}, "")
                 return
             if str(version) != seen or not sent:
-                events, sent = _update(room, version, room.player(key), seen, sent)
+                events, sent = _update(room, version, room.seat_of(key), seen, sent)
                 yield from events
                 seen = str(version)
             follower.version = version

@@ -19,7 +19,7 @@ from ..core.room import Room, RoomError
 from ..core.room_record import issued
 from ..rooms import page as roompage
 from ..rooms import stream as roomstream
-from ..web import cookies, player
+from ..web import cookies, session_data
 from ..web.errors import error_title, http_error
 from ..web.moves import requested_move
 from ..web.urls import url_for
@@ -50,7 +50,7 @@ def room(room_id: str):
 
 @bp.get("/<room_id>/events")
 def events(room_id: str):
-    return roomstream.response(room_id, player.seat_key(room_id))
+    return roomstream.response(room_id, session_data.seat_key(room_id))
 
 
 @bp.get("/<room_id>/move")
@@ -84,14 +84,17 @@ def auto_refresh(room_id: str):
 
 def act(room_id: str, action: Callable[[Room, int | None], Room]):
     """Change the room as the player this session seats (or None)."""
-    key = player.seat_key(room_id)
+    key = session_data.seat_key(room_id)
 
     def change(room: Room | None) -> Room:
         found = existing(room, room_id)
-        remember(found, found.player(key))  # a round over, before the next one starts
-        return action(found, found.player(key))
+        who = found.seat_of(key)
+        remember(found, who)  # a round over, before the next one starts
+        return action(found, who)
 
-    rooms().update(room_id, change)
+    now = rooms().update(room_id, change)
+    if now is not None:
+        remember(now, now.seat_of(key))  # the round this ended (its last move), as written
     return to_room(room_id)
 
 
@@ -100,13 +103,13 @@ def remember(room: Room, who: int | None) -> None:
     if who is not None and room.over and room.moves:
         winner = room.winner()
         outcome = "draw" if winner is None else "win" if winner == who else "loss"
-        player.remember_round(roompage.round_game(room), room.mark(who), outcome, room.resigned is not None)
+        session_data.remember_round(roompage.round_game(room), room.mark(who), outcome, room.resigned is not None)
 
 
 def seated_in(room_id: str) -> tuple[Room, int]:
     """The room and this session's seat in it; refused for anyone without one."""
     room = existing(rooms().get(room_id), room_id)
-    who = room.player(player.seat_key(room_id))
+    who = room.seat_of(session_data.seat_key(room_id))
     if who is None:
         raise RoomError("You have no seat in this room.", 403)
     return room, who
@@ -140,9 +143,9 @@ def to_room(room_id: str):
 
 def page(room: Room, version: int, message: str | None = None, error: int = 0, **form) -> str:
     """The room's page; with the status `error`, titled by the error that `message` (or the
-    form's `join_error`) says, as every error page is."""
-    you = room.player(player.seat_key(room.id))
-    remember(room, you)
+    form's `join_error`) says, as every error page is. It changes nothing: a round the other
+    player ended is kept in this player's games at their next step in the room (act)."""
+    you = room.seat_of(session_data.seat_key(room.id))
     values = roompage.context(room, version, you).values()
     if error:
         values["title"] = error_title(message or form.get("join_error", ""), error)

@@ -11,7 +11,7 @@ from werkzeug.exceptions import BadRequest
 from werkzeug.routing import Map
 
 LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
-BUILT = 512  # paths remembered per site: each endpoint with the values pages pass it
+BUILT = 1024  # paths kept per process: an endpoint with the values a page passes it
 HOST = re.compile(rf"(?:(?:{LABEL}\.)*{LABEL}|\[[0-9A-Fa-f:.]{{2,45}}\])(?::[0-9]{{1,5}})?")
 
 
@@ -21,31 +21,22 @@ def init_app(app: Flask) -> None:
 
 
 def url_for(endpoint: str, **values: str | int) -> str:
-    """The path of an endpoint, as Flask's url_for gives it, remembered. Built without the
-    request's Host header, so that the error page for a malformed Host can still link home."""
-    return paths(current_app.url_map, request.script_root)(endpoint, **values)
+    """The path of an endpoint, as Flask's url_for gives it. Built without the request's
+    Host header, so that the error page for a malformed Host can still link home."""
+    return built(current_app.url_map, request.script_root, endpoint, **values)
 
 
-@functools.lru_cache(maxsize=16)
 def paths(url_map: Map, root: str) -> Callable[..., str]:
     """url_for for one site under one script root: what a template calls, a dozen times a page."""
-
-    built: dict[tuple, str] = {}
-
-    def path(endpoint: str, **values: str) -> str:
-        key = (endpoint, *values.items())
-        if (found := built.get(key)) is None:
-            found = _cached(url_map, root, endpoint, tuple(sorted(values.items())))  # one order of the query
-            if len(built) < BUILT:
-                built[key] = found
-        return found
-
-    return path
+    return functools.partial(built, url_map, root)
 
 
-@functools.lru_cache(maxsize=256)
-def _cached(url_map: Map, root: str, endpoint: str, values: tuple) -> str:
-    return url_map.bind("localhost", script_name=root or "/").build(endpoint, dict(values))
+@functools.lru_cache(maxsize=BUILT)
+def built(url_map: Map, root: str, endpoint: str, **values: str | int) -> str:
+    """A path, kept: a page's links are the same on every request, and Werkzeug's build
+    (binding the map, converting the values) costs some 5-10 µs a link, a dozen a page
+    (docs/performance.md, "What the kept parts save"). The query in one order."""
+    return url_map.bind("localhost", script_name=root or "/").build(endpoint, dict(sorted(values.items())))
 
 
 def public_base() -> str:
