@@ -10,6 +10,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from tests.page import Page
+from ttt_web.core.endings import Ending
 from ttt_web.core.game import Game
 from ttt_web.core.players import Players
 from ttt_web.core.position import parse_moves
@@ -83,6 +84,20 @@ def test_the_caption_says_who_played_and_how_it_ended(moves, query, lines):
     laid = captioned(game, Players.from_query(dict(parse_qsl(query))), picture.SIZE)
     assert written(laid) == lines
     assert all(caption.line_width(line) <= picture.SIZE - 2 * caption.MARGIN for line in laid)
+
+
+def test_a_resigned_or_left_game_is_captioned_as_it_ended_not_as_unfinished(client):
+    """The review, its title and its preview say who resigned or left; the picture says so too."""
+    resigned = captioned(Game.of_moves((4, 1, 0)), Players(names=("Ana", "Bo")), picture.SIZE, Ending("resigned", "O"))
+    assert written(resigned) == ("Bo (O) resigned or left: Ana (X) won",)
+    left = Game.of_moves((0, 2, 1, 5))  # X a1 b1, O c1 c2: X must block c3, and O wins on
+    players = Players.from_query({"you": "X", "ai": "impossible"})
+    laid = captioned(left, players, picture.SIZE, Ending("left", "X"))
+    assert written(laid) == ("X left where the AI (O, Impossible)", "wins with best play")
+    assert all(caption.line_width(line) <= picture.SIZE - 2 * caption.MARGIN for line in laid)
+    unfinished = client.get("/review/4-1-0/board.png?x=Ana&o=Bo").data
+    assert client.get("/review/4-1-0/board.png?x=Ana&o=Bo&resigned=O").data != unfinished
+    assert client.get("/review/4-1-0/board.png?x=Ana&o=Bo&resigned=Z").status_code == 400
 
 
 NAMES = {  # two names in each script: different pictures, each naming its players

@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from PIL import ImageFont
 
+from ..core.endings import LEFT, Ending
 from ..core.game import Game
 from ..core.players import Players
 from ..core.position import SIDES, other
@@ -19,7 +20,8 @@ from . import font
 LINE_HEIGHT = 42  # pixels a line
 BAND = 2 * LINE_HEIGHT + 28  # pixels under the board: room for two lines, always
 MARGIN = 24  # pixels kept clear at either side
-BREAKS = (" beat ", " and ", " to move", " drew", " played on")  # where a caption may go on to a second line
+# where a caption may go on to a second line
+BREAKS = (" beat ", " and ", " to move", " drew", " played on", " resigned", " left where", " wins with")
 
 Piece = tuple[str, bool]  # some words of the sentence, and whether they are a player's name
 
@@ -38,18 +40,19 @@ class Run(NamedTuple):
 Line = tuple[Run, ...]
 
 
-def captioned(game: Game, players: Players, width: int) -> tuple[Line, ...]:
-    """The caption's lines, each within `width` less the margins; none without DejaVu Sans."""
+def captioned(game: Game, players: Players, width: int, ending: Ending | None = None) -> tuple[Line, ...]:
+    """The caption's lines, each within `width` less the margins; none without DejaVu Sans.
+    A game resigned or left (`ending`) says so, as the review does."""
     words = font.words()
     if words is None:
         return ()
     first, room = players.you or "X", width - 2 * MARGIN
     names, levels = named(players)
-    said = laid(pieces(game, names, first, levels), words)
+    said = laid(pieces(game, names, first, levels, ending), words)
     fitted = lines(said, room) if said else ()
     if fitted and all(line_width(line) <= room for line in fitted):
         return fitted
-    return lines(laid(pieces(game, ("", ""), first), words) or (), room)
+    return lines(laid(pieces(game, ("", ""), first, ending=ending), words) or (), room)
 
 
 def named(players: Players) -> tuple[tuple[str, str], tuple[str, str]]:
@@ -99,11 +102,16 @@ def sentence(game: Game, names: tuple[str, str], first: str, levels: tuple[str, 
     return "".join(text for text, _ in pieces(game, names, first, levels))
 
 
-def pieces(game: Game, names: tuple[str, str], first: str, levels: tuple[str, str] = ("", "")) -> tuple[Piece, ...]:
+def pieces(
+    game: Game, names: tuple[str, str], first: str, levels: tuple[str, str] = ("", ""), ending: Ending | None = None
+) -> tuple[Piece, ...]:
     """How the game ended, the players named by `names` (X's, O's; "" for the bare mark) and
     the AI's with its level, by `levels`; a draw names `first` first (your mark against the
-    AI); a game played on from a position says so, its result not being the whole game's."""
+    AI); a game played on from a position says so, its result not being the whole game's; a
+    game resigned or left (`ending`) says who quit and who won."""
     said = {mark: (names[n], levels[n]) for n, mark in enumerate(SIDES)}
+    if ending is not None:
+        return ended(ending, said)
     if not game.over:
         return ("Unfinished: ", False), *tagged(*said[game.to_move], game.to_move, True), (" to move", False)
     since = (f", played on after move {game.given}" if game.given else "", False)
@@ -117,6 +125,15 @@ def pieces(game: Game, names: tuple[str, str], first: str, levels: tuple[str, st
         (" drew", False),
         since,
     )
+
+
+def ended(ending: Ending, said: dict[str, tuple[str, str]]) -> tuple[Piece, ...]:
+    """A game resigned or left, as the link's preview says it: "Bo (O) resigned or left: Ann
+    (X) won", "O left where the AI (X, Easy) wins with best play"."""
+    quit_by, winner = tagged(*said[ending.mark], ending.mark, True), tagged(*said[ending.winner], ending.winner)
+    if ending.how == LEFT:
+        return *quit_by, (" left where ", False), *winner, (" wins with best play", False)
+    return *quit_by, (" resigned or left: ", False), *winner, (" won", False)
 
 
 def plain_text(pieces: tuple[Piece, ...]) -> str:

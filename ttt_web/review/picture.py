@@ -19,6 +19,7 @@ import gevent
 from gevent import monkey
 from PIL import Image, ImageDraw
 
+from ..core.endings import Ending
 from ..core.game import Game
 from ..core.players import Players
 from ..core.position import position_of
@@ -160,9 +161,9 @@ def centre(cell: int) -> Point:
     return 50 + 100 * (cell % 3), 50 + 100 * (cell // 3)
 
 
-def of_game(game: Game, players: Players) -> bytes:
-    """The review's picture of `game` played by `players`."""
-    return png(position_of(game.board), game.winning_line, caption.captioned(game, players, SIZE))
+def of_game(game: Game, players: Players, ending: Ending | None = None) -> bytes:
+    """The review's picture of `game` played by `players`, resigned or left if `ending` says so."""
+    return png(position_of(game.board), game.winning_line, caption.captioned(game, players, SIZE, ending))
 
 
 @functools.lru_cache(maxsize=PICTURES)

@@ -167,7 +167,8 @@ def players_asked() -> Players:
 @bp.get("/<moves>/board.png")
 def picture(moves: str):
     """The final board and who played it as a PNG picture, for link previews (chat apps draw no SVG)."""
-    image = off_the_loop(of_game, reviewed(moves), players_asked())
+    game, players = reviewed(moves), players_asked()
+    image = off_the_loop(of_game, game, players, ending_of(game, players))
     return Response(image, mimetype="image/png", headers={"Cache-Control": PUBLIC_FOR_A_DAY})
 
 
