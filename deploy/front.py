@@ -59,18 +59,36 @@ def nginx_binary() -> str:
     return found
 
 
-def wait_for_socket(path: Path, process: subprocess.Popen, seconds: float = 30) -> None:
+def wait_for_app(path: Path, process: subprocess.Popen, seconds: float = 60) -> None:
+    """Until a gunicorn worker answers on the socket: the app started (a worker that cannot,
+    SECRET_KEY missing with REDIS_URL say, makes gunicorn exit, and the reason is above)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            sys.exit(f"gunicorn exited with {process.returncode}")
+            sys.exit(f"gunicorn exited with {process.returncode}: the app did not start (the reason is above)")
         try:
             with socket.socket(socket.AF_UNIX) as probe:
+                probe.settimeout(10)  # a worker busy importing the app answers late; asked again, it answers twice
                 probe.connect(str(path))
-                return
+                probe.sendall(b"GET /healthz HTTP/1.0\r\nHost: localhost\r\n\r\n")
+                if probe.recv(16).startswith(b"HTTP/"):
+                    return
         except OSError:
-            time.sleep(0.05)
-    sys.exit(f"gunicorn is not listening on {path} after {seconds} s")
+            pass
+        time.sleep(0.05)
+    sys.exit(f"the app does not answer on {path} after {seconds} s")
+
+
+def wait_for_nginx(pid_file: Path, process: subprocess.Popen, listen: str, seconds: float = 30) -> None:
+    """Until nginx listens on `listen`: it writes its pid file once its sockets are bound."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            sys.exit(f"nginx exited with {process.returncode}: it could not serve on {listen} (the reason is above)")
+        if pid_file.exists():
+            return
+        time.sleep(0.05)
+    sys.exit(f"nginx is not listening on {listen} after {seconds} s")
 
 
 def listen_address(host: str, port: int) -> str:
@@ -96,12 +114,13 @@ def serve(host: str, port: int) -> int:
         # Each child in a process group of its own: ctrl-C reaches this process only, which
         # stops gunicorn gracefully (SIGTERM) rather than its workers each taking the SIGINT.
         children.append(subprocess.Popen(gunicorn_command, cwd=ROOT, env=env, process_group=0))
-        wait_for_socket(sock, children[0])
-        config = run_dir / "nginx.conf"
-        config.write_text(nginx_config(run_dir, listen_address(host, port), f"unix:{sock}"))
+        wait_for_app(sock, children[0])
+        config, listen = run_dir / "nginx.conf", listen_address(host, port)
+        config.write_text(nginx_config(run_dir, listen, f"unix:{sock}"))
         nginx = [nginx_binary(), "-p", str(run_dir), "-c", str(config), "-e", "stderr", "-g", "daemon off;"]
         children.append(subprocess.Popen(nginx, cwd=run_dir, process_group=0))
-        print(f"Serving on http://{listen_address(host, port)} (nginx, then gunicorn on {sock})", flush=True)
+        wait_for_nginx(run_dir / "nginx.pid", children[1], listen)
+        print(f"Serving on http://{listen} (nginx, then gunicorn on {sock})", flush=True)
         while not stopping and all(child.poll() is None for child in children):
             time.sleep(0.2)
         return 0 if stopping else 1

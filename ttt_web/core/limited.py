@@ -87,16 +87,16 @@ class Tables:
         """Depth 0: a finished game's utility in points, else the evaluation's estimate."""
         return [self.ends.get(n, evaluation.score(p)) for n, p in enumerate(self.positions)]
 
-    def _count(self, n: int, below: "array[int]") -> int:
+    def _count(self, n: int, below: array[int]) -> int:
         return 1 if n in self.ends else 1 + sum(below[k] for k in self.kids[n])
 
-    def _back(self, n: int, below: "array[int]") -> int:
+    def _back(self, n: int, below: array[int]) -> int:
         if n in self.ends:
             return self.ends[n]
         values = [below[k] for k in self.kids[n]]
         return max(values) if self.maximizing[n] else min(values)
 
-    def _levels(self, first: list[int], step: Callable[[int, "array[int]"], int], kind: str) -> tuple["array[int]", ...]:
+    def _levels(self, first: list[int], step: Callable[[int, array[int]], int], kind: str) -> tuple[array[int], ...]:
         """Depth 0's values, then each depth's from the one below, by `step`."""
         found = [array(kind, first)]
         for _ in DEPTHS:

@@ -14,7 +14,7 @@ from ..core.judging import Judgement, accuracy, value_after
 from ..core.players import Players
 from ..core.position import SIDES, action_name, other
 from ..core.words import counted, either, in_words, outlook, result_text, which
-from .caption import plain_text, sentence, tagged
+from .caption import ended, plain_text, sentence
 
 TURNED = {
     ("win", "draw"): "a win into a draw",
@@ -318,20 +318,12 @@ def preview(game: Game, players: Players, ending: Ending | None = None) -> str:
     x_name, o_name = (players.names[n] or ("the AI" if mark == ai else "") for n, mark in enumerate(SIDES))
     x_level, o_level = (players.level if mark == ai else "" for mark in SIDES)
     if ending is not None:
-        tags = {ttt.X: (x_name, x_level, ttt.X), ttt.O: (o_name, o_level, ttt.O)}
-        return _ended_preview(game, ending, tags)
+        said = plain_text(ended({ttt.X: (x_name, x_level), ttt.O: (o_name, o_level)}, ending))
+        return f"{said}, after {counted(game.number - game.given, 'move')}" if ending.how == LEFT else said
     words = sentence(game, (x_name, o_name), players.you or ttt.X, (x_level, o_level))
     if game.winner:
         words += f" in {counted((game.number - game.given + 1) // 2, 'move')}"  # the winner's, as played
     return words
-
-
-def _ended_preview(game: Game, ending: Ending, tags: dict[str, tuple[str, str, str]]) -> str:
-    """A game resigned or left, as `preview` tells it; `tags` are each mark's name, level and mark."""
-    quit_by, winner = plain_text(tagged(*tags[ending.mark], True)), plain_text(tagged(*tags[ending.winner], False))
-    if ending.how == LEFT:
-        return f"{quit_by} left where {winner} wins with best play, after {counted(game.number - game.given, 'move')}"
-    return f"{quit_by} resigned or left: {winner} won"
 
 
 def preview_description(game: Game, players: Players, tally: list[Tally], ending: Ending | None = None) -> str:

@@ -132,31 +132,42 @@ def undo(game: Game) -> Game:
     return reopened
 
 
-def practice() -> dict[str, int | str]:
+PRACTICE_COUNTS = ("positions", "right", "tried", "streak", "best")
+
+
+def practice_counts() -> tuple[dict[str, int], str]:
     """The practice record: positions answered, cells right of cells tried, the current and
-    best streak of positions answered without a mistake."""
+    best streak of positions answered without a mistake; and the last position answered."""
     record = session.get("practice")
-    fields = {"positions": 0, "right": 0, "tried": 0, "streak": 0, "best": 0}
+    counts = dict.fromkeys(PRACTICE_COUNTS, 0)
+    last = ""
     if isinstance(record, dict):
-        fields.update({k: v for k, v in record.items() if k in fields and type(v) is int and v >= 0})
-        fields["last"] = record.get("last") if isinstance(record.get("last"), str) else ""
-    return fields
+        counts.update({k: v for k, v in record.items() if k in counts and type(v) is int and v >= 0})
+        last = record["last"] if isinstance(record.get("last"), str) else ""
+    return counts, last
+
+
+def practice() -> dict[str, int | str]:
+    """The practice record, its counts and its last position (practice_counts) in one."""
+    counts, last = practice_counts()
+    return {**counts, "last": last}
 
 
 def record_practice(position: str, right: int, tried: int) -> dict[str, int | str]:
     """Count an answered position once, however often the same answer is sent."""
-    record = practice()
-    if record.get("last") != position:
-        streak = record["streak"] + 1 if right == tried else 0
-        record = {
-            "positions": record["positions"] + 1,
-            "right": record["right"] + right,
-            "tried": record["tried"] + tried,
-            "streak": streak,
-            "best": max(record["best"], streak),
-            "last": position,
-        }
-        session["practice"] = record
+    counts, last = practice_counts()
+    if last == position:
+        return {**counts, "last": last}
+    streak = counts["streak"] + 1 if right == tried else 0
+    record: dict[str, int | str] = {
+        "positions": counts["positions"] + 1,
+        "right": counts["right"] + right,
+        "tried": counts["tried"] + tried,
+        "streak": streak,
+        "best": max(counts["best"], streak),
+        "last": position,
+    }
+    session["practice"] = record
     return record
 
 
