@@ -55,7 +55,7 @@ def test_a_resigned_room_game_is_reviewed_as_resigned_from_the_room_and_from_you
     assert "unfinished" not in page.html.lower()
     assert not judge.is_over(position_of("4-0"))  # the board does not show it ended
     assert page["turning-point"].text == "No move changed the result with best play before Bob resigned or left."
-    host.page()  # the round goes in Ann's games when she sees it ended
+    host.post("rematch")  # the round goes in Ann's games at her next step in the room (a GET changes nothing)
     host_view = Page(host.client.get("/games/").text)["games"]
     assert "Won: Bob resigned or left" in next(host_view.iter("li")).text
     next_link = page["next"].attrs["href"] if page.root.by_id("next") else page["previous"].attrs["href"]
