@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pty
+import signal
 import subprocess
 import sys
 import textwrap
@@ -18,7 +19,9 @@ import pytest
 from tests import judge
 from tests.grading import ROOT, STUDENTS, grade, graded, graded_json, mutant, on_a_terminal
 from ttt_web.grade.checks import checks
+from ttt_web.grade.child import FILES_WRITTEN
 from ttt_web.grade.judges import minimax
+from ttt_web.grade.runner import FILE_BYTES
 from ttt_web.grade.report import Failure, Tally, fix_first
 from ttt_web.grade.wrong import INVALID_ACCEPTED, RAISES_ON_VALID, Wrong, failed
 
@@ -211,6 +214,7 @@ if not os.path.exists(PIDS):
                     f.write(f"{os.getpid()}\\n")
                 time.sleep(300)
             os._exit(0)
+    open(PIDS, "a").close()
     time.sleep(1)
 """
 
@@ -229,8 +233,82 @@ def test_nothing_the_file_starts_outlives_the_grader(tmp_path):
     code, _ = graded(mutant(tmp_path, "quick.py", PLAYER, forks), "--only", "player")
     assert code == 0
     started = [int(line) for line in pids.read_text().split()] if pids.exists() else []
-    assert (len(started) == 8) == (os.getuid() == 0)  # a user other than root cannot fork at all
+    assert started == []  # the student's code starts no process, root's included
     assert not [pid for pid in started if alive(pid)]
+
+
+HIJACK = """import os, sys
+with open(os.path.join(os.getcwd(), "tqdm.py"), "w") as f:
+    f.write("import sys\\nprint('All checks passed.')\\nsys.exit(0)\\n")
+"""
+
+
+@pytest.mark.server
+def test_a_file_cannot_plant_a_module_the_grader_imports(tmp_path):
+    """A file that writes tqdm.py where it runs, on a terminal (where the grader draws tqdm's
+    bar), neither runs it in the grader nor leaves it where the grader was started."""
+    wrong = mutant(tmp_path, "quick.py", "    return 1 if w == X else -1 if w == O else 0\n", "    return 5\n")
+    wrong.write_text(HIJACK + wrong.read_text())
+    where = tmp_path / "cwd"
+    where.mkdir()
+    command = [
+        sys.executable,
+        "-c",
+        f"import sys; sys.path.insert(0, {str(ROOT)!r}); import runpy; "
+        "runpy.run_module('ttt_web.grade', run_name='__main__')",
+        str(wrong),
+        "--only",
+        "utility",
+    ]
+    code, shown = on_a_terminal(command, cwd=where)
+    assert code == 1 and "All checks passed." not in shown, shown
+    assert not (where / "tqdm.py").exists() and not (ROOT / "tqdm.py").exists()
+    code, shown = on_a_terminal(command, cwd=where)  # and a later run there is graded as any other
+    assert code == 1 and "All checks passed." not in shown
+
+
+SLEEPS_FOREVER = """import os, time
+with open(PID, "w") as f:
+    f.write(str(os.getpid()))
+"""
+
+
+@pytest.mark.server
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_the_students_process_ends_with_the_grader(tmp_path, signum):
+    pid_file = tmp_path / "pid"
+    looping = mutant(tmp_path, "quick.py", PLAYER, PLAYER + "    while True:\n        pass\n")
+    looping.write_text(SLEEPS_FOREVER.replace("PID", repr(str(pid_file))) + looping.read_text())
+    grader = grade(looping, "--only", "player")
+    deadline = time.monotonic() + 30
+    while not pid_file.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    student = int(pid_file.read_text())
+    grader.send_signal(signum)
+    grader.communicate(timeout=30)
+    assert grader.returncode == 128 + signum
+    assert not alive(student)
+
+
+FILLS_THE_DISK = """import os
+for n in range(200):
+    try:
+        with open(os.path.join(FOLDER, f"{n}.bin"), "wb") as f:
+            f.write(b"x" * (1 << 20))
+    except OSError:
+        pass
+"""
+
+
+@pytest.mark.server
+def test_the_disk_a_file_can_fill_is_bounded(tmp_path):
+    folder = tmp_path / "filled"
+    folder.mkdir()
+    filling = mutant(tmp_path, "quick.py", PLAYER, PLAYER + textwrap.indent(FILLS_THE_DISK, "    "))
+    filling.write_text(filling.read_text().replace("FOLDER", repr(str(folder))))
+    graded(filling, "--only", "player")
+    written = sum(path.stat().st_size for path in folder.iterdir())
+    assert 0 < written <= FILES_WRITTEN * FILE_BYTES
 
 
 @pytest.mark.server

@@ -11,9 +11,13 @@ only. The exit status is 0 only when every check passes, 2 when the file does no
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 
 from .checks import FUNCTIONS, checks
 from .grading import run
@@ -43,8 +47,34 @@ def parser() -> argparse.ArgumentParser:
     return parse
 
 
+ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+
+@contextlib.contextmanager
+def ended_cleanly() -> Iterator[None]:
+    """SIGTERM, SIGHUP and SIGINT end the grader as an exception does, so that the student's
+    process and everything it started are ended with it (Student.close)."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    if threading.current_thread() is not threading.main_thread():  # only the main thread has handlers
+        yield
+        return
+    before = {number: signal.signal(number, stop) for number in ENDING_SIGNALS}
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    with ended_cleanly():
+        return graded_run(parser().parse_args(argv))
+
+
+def graded_run(args: argparse.Namespace) -> int:
     try:
         student = Student(args.path, args.python, args.call_seconds)
     except (LoadError, OSError) as error:

@@ -27,6 +27,10 @@ import traceback
 ITEMS = 50  # of a returned list or set, the first this many travel back
 FRAMES = 3  # the innermost frames in the student's file, for an exception or a stop
 COUNTED = ("player", "actions", "result", "winner", "terminal", "utility", "score", "minimax")
+FILES_WRITTEN = 16  # files the student's code may open for writing, each under the grader's size limit
+STARTS_PROGRAMS = {"os.fork", "os.forkpty", "os.exec", "os.posix_spawn", "os.spawn", "os.system", "subprocess.Popen"}
+LOADS_LIBRARIES = {"ctypes.dlopen", "ctypes.dlsym"}  # the way around everything else here
+WRITING = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT
 calls = dict.fromkeys(COUNTED, 0)  # of each function of the student's file, in the current call
 
 
@@ -156,6 +160,33 @@ def yardstick() -> float:
     return min(times)
 
 
+def guarded() -> None:
+    """From here on, the student's code starts no program, loads no library and opens at most
+    FILES_WRITTEN files for writing (with RLIMIT_FSIZE, a bound on the disk it can fill).
+    Python's audit hooks (PEP 578) see every such call; once added, none can be removed."""
+    opened = 0
+
+    def hook(event: str, args: tuple) -> None:
+        nonlocal opened
+        if event in STARTS_PROGRAMS or event in LOADS_LIBRARIES:
+            raise PermissionError(f"the grader runs your functions only: {event} is not allowed")
+        if event == "open" and writes(args):
+            opened += 1
+            if opened > FILES_WRITTEN:
+                raise PermissionError(f"the grader lets your code open {FILES_WRITTEN} files for writing")
+
+    sys.dont_write_bytecode = True  # no __pycache__ beside the student's file
+    sys.addaudithook(hook)
+
+
+def writes(args: tuple) -> bool:
+    """Whether an "open" audit event's (path, mode, flags) open a file for writing."""
+    _, mode, flags = args
+    if isinstance(mode, str):
+        return any(letter in mode for letter in "wax+")
+    return isinstance(flags, int) and bool(flags & WRITING)
+
+
 def when_stopped(path: str, replies) -> None:
     """On SIGUSR1, say where the student's code is, then wait to be ended."""
 
@@ -179,6 +210,7 @@ def main(path: str, measure: bool) -> None:
     sys.path[0] = os.path.dirname(os.path.abspath(path))  # the student's own modules, not ours
     sys.setrecursionlimit(10_000)
     when_stopped(path, replies)
+    guarded()
     try:
         module = load(path)
     except BaseException as error:  # a syntax error, an import that fails, a sys.exit()

@@ -2,8 +2,9 @@
 counted in the process's processor time (so that a loaded machine does not shorten it).
 A call that runs over, a process that dies or a reply that is not one costs that call
 only: the process and everything it started are ended, and it is started again for the
-next call. The student's process runs in a session of its own, with its memory, file
-size and (for a user other than root, whom Linux does not bound) process count limited."""
+next call. The student's process runs in a session of its own and a working folder of its
+own (made for it, removed after), with its memory, file size and (for a user other than root,
+whom Linux does not bound) process count limited."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ import json
 import os
 import resource
 import select
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -106,8 +109,9 @@ class Student:
     """A student's tictactoe.py, run by `child.py` in a process of its own."""
 
     def __init__(self, path: str, python: str = sys.executable, call_seconds: float | None = None) -> None:
-        self.path, self.python = path, python
+        self.path, self.python = os.path.abspath(path), python
         self.process: subprocess.Popen | None = None
+        self.folder: str | None = None
         self.buffer = b""
         self.yardstick = 0.0
         if become_subreaper():
@@ -122,6 +126,7 @@ class Student:
 
     def start(self) -> None:
         environment = os.environ | {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+        self.folder = tempfile.mkdtemp(prefix="grader-")
         self.process = subprocess.Popen(
             [self.python, *child_script(), self.path, *([] if self.yardstick else ["--yardstick"])],
             stdin=subprocess.PIPE,
@@ -130,9 +135,14 @@ class Student:
             preexec_fn=limit_child,
             start_new_session=True,
             env=environment,
+            cwd=self.folder,
         )
         self.buffer = b""
-        loaded = self.read(START_SECONDS)
+        try:
+            loaded = self.read(START_SECONDS)
+        except BaseException:  # the grader itself told to stop (ended_cleanly) while the file loads
+            self.close()
+            raise
         if not isinstance(loaded, dict) or not loaded.get("loaded"):
             self.close()
             error = loaded.get("error") if isinstance(loaded, dict) else None
@@ -239,3 +249,6 @@ class Student:
                 if stream:
                     stream.close()
         reap_orphans()
+        if self.folder:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
