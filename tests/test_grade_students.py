@@ -21,8 +21,8 @@ from tests.grading import ROOT, STUDENTS, grade, graded, graded_json, mutant, on
 from ttt_web.grade.checks import checks
 from ttt_web.grade.child import FILES_WRITTEN
 from ttt_web.grade.judges import minimax
-from ttt_web.grade.runner import FILE_BYTES
 from ttt_web.grade.report import Failure, Tally, fix_first
+from ttt_web.grade.runner import FILE_BYTES
 from ttt_web.grade.wrong import INVALID_ACCEPTED, RAISES_ON_VALID, Wrong, failed
 
 WRONG_PLAYER = {  # the bug's name in the report: (file, line, replacement)
