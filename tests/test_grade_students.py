@@ -18,6 +18,7 @@ import pytest
 
 from tests import judge
 from tests.grading import ROOT, STUDENTS, grade, graded, graded_json, mutant, on_a_terminal
+from ttt_web.grade import bundle
 from ttt_web.grade.checks import checks
 from ttt_web.grade.child import FILES_WRITTEN
 from ttt_web.grade.judges import minimax
@@ -127,7 +128,9 @@ def test_a_minimax_that_never_returns_is_stopped_and_shown_where(tmp_path):
     started = time.monotonic()
     code, out = graded(path, "--only", "minimax", "--call-seconds", "2")
     assert time.monotonic() - started < 30
-    assert code == 1 and "minimax took over 2 s of processor time on this board (a textbook minimax takes about" in out
+    said = "minimax took over 2 s of processor time on this board (a textbook minimax, without memo, takes"
+    assert code == 1 and said in out
+    assert "s on the empty board on this machine)" in out
     assert "and was not deep in a search when stopped: a loop that never ends?" in out
     assert "stopped in your file at" in out and "tictactoe.py:70, in minimax" in out and "while True:" in out
     assert "not checked (gave up after a call ran over 2 s" in out and "FAILED" not in out
@@ -327,6 +330,43 @@ def test_a_result_that_only_raises_not_implemented_passes_nothing(tmp_path):
     path = mutant(tmp_path, "quick.py", "    i, j = action\n", "    raise NotImplementedError\n")
     code, report = graded_json(path, "--only", "result")
     assert code == 1 and report["functions"]["result"]["passed"] == 0
+    assert set(report["functions"]["result"]["kinds"]) == {"not written yet"}
+    code, out = graded(path, "--only", "result")
+    assert "  result           0 / 29,726  not written yet (raises NotImplementedError)" in out and "FAILED" not in out
+    said = "Not written yet: result. Only result was checked: the other functions were not (--only)."
+    assert out.rstrip().endswith(said)
+
+
+@pytest.mark.server
+def test_a_written_minimax_is_not_called_unwritten_for_the_terminal_it_calls(tmp_path):
+    """minimax is written and calls terminal, which raises NotImplementedError: the report
+    says terminal is not written yet, never minimax."""
+    written = "def minimax(board):\n    if terminal(board):\n        return None\n"
+    written += "    return sorted(actions(board))[0]\n"
+    path = mutant(tmp_path, "unwritten.py", "def minimax(board):\n    raise NotImplementedError\n", written)
+    code, out = graded(path, "--only", "minimax")
+    assert code == 1 and "why       terminal is not written yet (it raises NotImplementedError)" in out
+    assert "minimax is not written yet" not in out and "Not written yet: minimax" not in out
+    code, out = graded(STUDENTS / "unwritten.py", "--only", "minimax")
+    assert "Not written yet: minimax." in out
+
+
+@pytest.mark.server
+def test_only_says_what_was_checked(tmp_path):
+    """unwritten.py's player is right and its terminal, utility and minimax are not written:
+    --only player passes player and says nothing else was checked."""
+    code, out = graded(STUDENTS / "unwritten.py", "--only", "player")
+    assert code == 0 and "All checks passed." not in out
+    said = "player: all checks passed. Only player was checked: the other functions were not (--only)."
+    assert out.rstrip().endswith(said)
+
+
+@pytest.mark.unit
+def test_the_downloaded_graders_help_names_the_site_it_came_from(tmp_path):
+    (tmp_path / "grader.pyz").write_bytes(bundle.for_site("https://ttt.example.org"))
+    shown = subprocess.run([sys.executable, "-S", "grader.pyz", "--help"], cwd=tmp_path, capture_output=True, text=True)
+    assert shown.returncode == 0 and "(default https://ttt.example.org)" in " ".join(shown.stdout.split())
+    assert "127.0.0.1" not in shown.stdout
 
 
 @pytest.mark.server

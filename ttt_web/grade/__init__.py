@@ -34,13 +34,13 @@ READS_INPUT = (
 )
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(site: str = SITE) -> argparse.ArgumentParser:
     prog = f"python3 {os.path.basename(sys.argv[0])}" if sys.argv[0].endswith(".pyz") else "python -m ttt_web.grade"
     parse = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     parse.add_argument("path", help="the student's tictactoe.py")
     parse.add_argument("--only", choices=FUNCTIONS, help="check this one function only")
     parse.add_argument("--python", default=sys.executable, help="the Python that runs the file (default: this one)")
-    parse.add_argument("--site", "--base-url", default=SITE, help=f"where the explorer runs (default {SITE})")
+    parse.add_argument("--site", "--base-url", default=site, help=f"where the explorer runs (default {site})")
     parse.add_argument("--json", action="store_true", help="print the report as JSON")
     parse.add_argument("--call-seconds", type=float, help="time limit for one call (default: scaled to the machine)")
     parse.add_argument("--total-seconds", type=float, default=1800.0, help="bound on the whole run (default 1800)")
@@ -69,9 +69,11 @@ def ended_cleanly() -> Iterator[None]:
             signal.signal(number, handler)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, site: str = SITE) -> int:
+    """The grader's command line; `site`, the default of --site (a downloaded grader's is the
+    site it came from)."""
     with ended_cleanly():
-        return graded_run(parser().parse_args(argv))
+        return graded_run(parser(site).parse_args(argv))
 
 
 def graded_run(args: argparse.Namespace) -> int:
@@ -85,7 +87,8 @@ def graded_run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(to_json(args.path, tallies, patterns, args.site), indent=2))
     else:
-        print(text_report(args.path, tallies, patterns, args.site, table=not (live and sys.stdout.isatty())))
+        table = not (live and sys.stdout.isatty())
+        print(text_report(args.path, tallies, patterns, args.site, table=table, only=args.only))
     return 0 if all(t.ok for t in tallies.values()) else 1
 
 

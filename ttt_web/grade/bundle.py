@@ -26,7 +26,7 @@ from ttt_web.grade import main
 sys.path[:] = [entry for entry in sys.path if entry and os.path.abspath(entry) != os.getcwd()]
 here = sys.argv[0]
 site = zipfile.ZipFile(here).comment.decode() if zipfile.is_zipfile(here) else ""
-sys.exit(main(["--site", site, *sys.argv[1:]] if site else None))
+sys.exit(main(sys.argv[1:], site) if site else main())
 """
 
 

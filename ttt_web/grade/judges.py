@@ -79,8 +79,8 @@ def refused(p: str, action: Action, raised_on_valid: dict[str, Action], reply: d
     same board (`raised_on_valid`: an exception's name, the action that raised it) do not."""
     i, j = action
     why = "that cell is off the board" if not (0 <= i <= 2 and 0 <= j <= 2) else f"that cell is taken by {p[3 * i + j]}"
-    if reply.get("raised") == "NotImplementedError":
-        return Wrong("an exception saying the move is invalid", "NotImplementedError", "result is not written yet")
+    if reply.get("raised") == "NotImplementedError":  # not written yet, as on the valid moves
+        return failed(reply, "an exception saying the move is invalid")
     if "raised" in reply:
         return refusal_judged(reply, why, raised_on_valid)
     if wrong := failed(reply):

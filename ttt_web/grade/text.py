@@ -117,8 +117,16 @@ def slow_lines(minimax: Tally, total: float) -> list[str]:
     return lines
 
 
-def text_report(path: str, tallies: dict[str, Tally], patterns: list[Pattern], site: str, table: bool = True) -> str:
-    """The report; without its `table` when the table was already shown line by line."""
+def text_report(
+    path: str,
+    tallies: dict[str, Tally],
+    patterns: list[Pattern],
+    site: str,
+    table: bool = True,
+    only: str | None = None,
+) -> str:
+    """The report; without its `table` when the table was already shown line by line; `only`,
+    the one function checked (--only)."""
     lines = table_lines(path, tallies) if table else []
     for tally in (t for t in tallies.values() if t.failures and not t.missing and not t.unwritten):  # said in the table
         lines += failure_lines(tally, site)
@@ -126,7 +134,7 @@ def text_report(path: str, tallies: dict[str, Tally], patterns: list[Pattern], s
     lines += timing_lines(tallies)
     if any(t.failures for t in tallies.values()):
         lines += ["", explore_footer(site)]
-    return "\n".join([*lines, "", LEARNING, "", verdict(tallies)])
+    return "\n".join([*lines, "", LEARNING, "", verdict(tallies, only)])
 
 
 def explore_footer(site: str) -> str:
@@ -162,13 +170,17 @@ def patterns_lines(patterns: list[Pattern], site: str) -> list[str]:
     return lines + (["", *notes] if notes else [])
 
 
-def verdict(tallies: dict[str, Tally]) -> str:
+def verdict(tallies: dict[str, Tally], only: str | None = None) -> str:
     """Passed, or the functions that failed a check, those missing, those not checked in
-    full (a call that ran over is not a failure), and which to fix first."""
+    full (a call that ran over is not a failure), and which to fix first; with `only`, what
+    was checked."""
     said = [listed(heading, names) for heading, names in standing(tallies).items()]
     if first := fix_first(tallies):
         said.append(f"Fix {first} first: every other function that fails calls it, and may fail only because of it.")
-    return " ".join(part for part in said if part) or "All checks passed."
+    if not only:
+        return " ".join(part for part in said if part) or "All checks passed."
+    checked = " ".join(part for part in said if part) or f"{only}: all checks passed."
+    return f"{checked} Only {only} was checked: the other functions were not (--only)."
 
 
 def standing(tallies: dict[str, Tally]) -> dict[str, list[str]]:

@@ -59,8 +59,15 @@ def raised(reply: dict, expected: str) -> Wrong:
     """The exception the call raised, by name, and its message when it has one."""
     name, message, where = reply["raised"], reply["message"], tuple(reply.get("where") or ())
     if name == "NotImplementedError":
-        return Wrong(expected, name, "it is not written yet", NOT_WRITTEN, where)
+        return Wrong(expected, name, unwritten_words(where), NOT_WRITTEN, where)
     return Wrong(expected, f"{name}: {message}" if message else name, "it raised an exception", "exceptions", where)
+
+
+def unwritten_words(where: tuple) -> str:
+    """Which function is not written yet: the one that raised NotImplementedError, which may
+    be one the called function calls (minimax calling an unwritten terminal)."""
+    raiser = where[-1].get("function") if where and isinstance(where[-1], dict) else None
+    return f"{raiser} is not written yet (it raises NotImplementedError)" if raiser else "it is not written yet"
 
 
 def ran_over(reply: dict) -> str:
@@ -73,7 +80,10 @@ def ran_over(reply: dict) -> str:
         return f"{call} used only {used} of processor time in {wall:g} s: is it waiting (sleep, a lock)?"
     took = f"{call} took over {limit:g} s of processor time on this board"
     if call == "minimax" and reply.get("textbook"):
-        took += f" (a textbook minimax takes about {reply['textbook']:.0f} s here)"
+        took += (
+            f" (a textbook minimax, without memo, takes about {reply['textbook']:.0f} s on the empty board"
+            " on this machine)"
+        )
     depth = reply.get("depth", 0)
     if depth >= DEEP:
         return (
