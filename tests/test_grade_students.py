@@ -22,9 +22,8 @@ from ttt_web.grade import bundle
 from ttt_web.grade.checks import checks
 from ttt_web.grade.child import FILES_WRITTEN
 from ttt_web.grade.judges import minimax
-from ttt_web.grade.report import Failure, Tally, fix_first
 from ttt_web.grade.runner import FILE_BYTES
-from ttt_web.grade.wrong import INVALID_ACCEPTED, RAISES_ON_VALID, Wrong, failed
+from ttt_web.grade.wrong import RAISES_ON_VALID, failed
 
 WRONG_PLAYER = {  # the bug's name in the report: (file, line, replacement)
     "max at the root": ("quick.py", "    pick = max if player(board) == X else min\n", "    pick = max\n"),
@@ -411,27 +410,56 @@ def test_the_grader_runs_on_the_standard_library_alone():
     assert b"Checking winner" in shown and b"Traceback" not in shown
 
 
-def tally(name: str, *kinds: str) -> Tally:
-    counted = Tally(name, unchecked=len(kinds))
-    for kind in kinds:
-        counted.record(Failure("." * 9, None, Wrong("a", "b", "", kind)))
-    return counted
+def mutated(folder: Path, base: str, *changes: tuple[str, str]) -> Path:
+    """tests/students/`base` with each (line, replacement) made, each line found once."""
+    path = mutant(folder, base, *changes[0])
+    for line, replacement in changes[1:]:
+        source = path.read_text()
+        assert source.count(line) == 1, line
+        path.write_text(source.replace(line, replacement))
+    return path
 
 
-@pytest.mark.unit
-def test_fix_first_only_when_the_failure_can_explain_the_later_ones():
-    harmless = {"result": tally("result", INVALID_ACCEPTED), "minimax": tally("minimax", "None returned")}
-    assert fix_first(harmless) is None
-    as_list = {"actions": tally("actions", "not a set"), "minimax": tally("minimax", "None returned")}
-    assert fix_first(as_list) is None
-    wrong = {"player": tally("player", "wrong answers"), "minimax": tally("minimax", "None returned")}
-    assert fix_first(wrong) == "player"
-    alone = {"winner": tally("winner", "wrong answers"), "actions": tally("actions")}
-    assert fix_first(alone) is None
-    chain = {name: tally(name, "wrong answers") for name in ("player", "result", "minimax")}
-    assert fix_first(chain) == "player"
-    apart = chain | {"winner": tally("winner", "missing")}
-    assert fix_first(apart) is None
+NO_ANTI_DIAGONAL = (
+    "    lines += [[board[i][i] for i in range(3)], [board[i][2 - i] for i in range(3)]]\n",
+    "    lines += [[board[i][i] for i in range(3)]]\n",
+)
+ACCEPTS_INVALID = (
+    '    if not (0 <= i < 3 and 0 <= j < 3) or board[i][j] is not EMPTY:\n        raise ValueError("invalid action")\n',
+    "",
+)
+ALWAYS_X = ("    new[i][j] = player(board)\n", "    new[i][j] = X\n")
+
+
+@pytest.mark.server
+def test_fix_first_is_the_function_that_put_right_makes_its_callers_pass(tmp_path):
+    """winner misses the anti-diagonal and result accepts taken cells (which winner does not
+    explain): with a right winner patched in, terminal, utility and minimax pass, so winner is
+    named first; a counting rule was blocked by result's failures."""
+    code, out = graded(mutated(tmp_path, "cs50.py", NO_ANTI_DIAGONAL, ACCEPTS_INVALID))
+    assert code == 1 and "  result      20,687 / 29,726  FAILED in 9,039" in out
+    said = "Fix winner first: with a right winner put in place of yours, terminal, utility and minimax, which call it,"
+    assert said in out.replace("\n", " ")
+
+
+@pytest.mark.server
+def test_no_fix_first_when_the_callers_still_fail_with_it_put_right(tmp_path):
+    """result plays X on every move and minimax maximizes for O too: result's failures could
+    explain minimax's by counting, but with a right result minimax still fails."""
+    max_always = (
+        "    if player(board) == X:\n        return max(actions(board), key=lambda a: min_value(result(board, a)))\n"
+        "    return min(actions(board), key=lambda a: max_value(result(board, a)))\n",
+        "    return max(actions(board), key=lambda a: min_value(result(board, a)))\n",
+    )
+    code, report = graded_json(mutated(tmp_path, "cs50.py", ALWAYS_X, max_always))
+    assert code == 1 and set(failing_functions(report)) == {"result", "minimax"}
+    assert report["fix_first"] is None and report["fixes"] == []
+    code, report = graded_json(mutated(tmp_path, "cs50.py", ALWAYS_X))
+    assert report["fix_first"] == "result" and report["fixes"][0]["callers"] == ["minimax"]
+
+
+def failing_functions(report: dict) -> list[str]:
+    return [name for name, f in report["functions"].items() if f["passed"] != f["checked"]]
 
 
 @pytest.mark.server
@@ -447,21 +475,11 @@ def test_unwritten_functions_are_said_once_and_not_blamed_on_another():
     assert out.rstrip().endswith("Not passed: winner. Not written yet: terminal, utility, minimax.")
 
 
-def thrown(name: str, where: str, message: str = "") -> Wrong:
-    return failed({"raised": name, "message": message, "where": [{"function": where}]})
-
-
 @pytest.mark.unit
-def test_a_function_is_fixed_first_only_for_failures_it_can_cause():
-    wrong_winner = tally("winner", "wrong answers")
-    unwritten = Tally("terminal", unchecked=1)
-    unwritten.record(Failure("." * 9, None, thrown("NotImplementedError", "terminal")))
-    assert unwritten.unwritten and fix_first({"winner": wrong_winner, "terminal": unwritten}) is None
-    through = Tally("terminal", unchecked=1)
-    through.record(Failure("." * 9, None, thrown("NotImplementedError", "winner")))
-    assert not through.unwritten and fix_first({"winner": wrong_winner, "terminal": through}) == "winner"
-    assert thrown("ValueError", "result").got == "ValueError"
-    assert thrown("ValueError", "result", "occupied").got == "ValueError: occupied"
+def test_an_exception_reads_with_its_message():
+    thrown = {"raised": "ValueError", "message": "", "where": [{"function": "result"}]}
+    assert failed(thrown).got == "ValueError"
+    assert failed(thrown | {"message": "occupied"}).got == "ValueError: occupied"
 
 
 @pytest.mark.unit

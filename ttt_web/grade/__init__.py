@@ -83,12 +83,12 @@ def graded_run(args: argparse.Namespace) -> int:
         not_loaded(args, error)
         return 2
     live = not args.json and sys.stderr.isatty()  # the table line by line, as each function is done
-    tallies, patterns = graded(student, args, live)
+    tallies, patterns, fixes = graded(student, args, live)
     if args.json:
-        print(json.dumps(to_json(args.path, tallies, patterns, args.site), indent=2))
+        print(json.dumps(to_json(args.path, tallies, patterns, args.site, fixes), indent=2))
     else:
         table = not (live and sys.stdout.isatty())
-        print(text_report(args.path, tallies, patterns, args.site, table=table, only=args.only))
+        print(text_report(args.path, tallies, patterns, args.site, table=table, only=args.only, fixes=fixes))
     return 0 if all(t.ok for t in tallies.values()) else 1
 
 
@@ -100,16 +100,17 @@ def not_loaded(args: argparse.Namespace, error: Exception) -> None:
         print(f"Could not load {args.path}:\n{said}", file=sys.stderr)
 
 
-def graded(student: Student, args: argparse.Namespace, live: bool) -> tuple[dict, list]:
+def graded(student: Student, args: argparse.Namespace, live: bool) -> tuple[dict, list, list]:
     """Every planned check run (`live`: with the table and a progress bar on stderr): the
-    tallies and the known bugs recognised."""
+    tallies, the known bugs recognised and the functions to fix first."""
     plan = list(checks(args.only))
     if live:
         print(*heading(args.path), sep="\n", file=sys.stderr)
     bar = progress_bar(len(plan), shown=live)
     try:
-        tallies, choices, failing = run(student, plan, args.total_seconds, bar, said=sys.stderr if live else None)
+        said = sys.stderr if live else None
+        tallies, choices, failing, fixes = run(student, plan, args.total_seconds, bar, said=said)
     finally:
         bar.close()
         student.close()
-    return tallies, recognised(choices, failing) if "minimax" in tallies else []
+    return tallies, recognised(choices, failing) if "minimax" in tallies else [], fixes

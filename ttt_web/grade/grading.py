@@ -3,15 +3,18 @@ calls that run over and the time bound kept from hiding the failures already fou
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import Counter
 from itertools import groupby
 
 from .checks import Check
+from .fixes import fixes_found
 from .patterns import CHANGED
 from .report import Failure, Tally
 from .runner import LoadError, Student
 from .text import table_line
+from .wrong import TIMEOUT
 
 GIVE_UP_AFTER = {"minimax": 1}  # calls that run over before the rest of a function is skipped; 3 for the others
 GIVE_UP_BROKEN = 3  # calls that end the process or break the reply channel, likewise
@@ -50,6 +53,7 @@ class Run:
         for check in plan:
             self.tallies[check.function].unchecked += 1
         self.timeouts, self.broken, self.choices, self.failing = Counter(), Counter(), {}, set()
+        self.failed: dict[str, list[Check]] = {}  # the checks failed, calls that ran over aside
         self.deadline = time.monotonic() + total_seconds
 
     def check(self, check: Check, waiting) -> None:
@@ -89,10 +93,15 @@ class Run:
         wrong = check.judge(reply)
         move = move_of(reply) if check.function == "minimax" else ""
         tally.record(None if wrong is None else Failure(check.position, check.action, wrong, move), check.part)
+        self.note_failed(check, wrong)
         if check.function == "minimax":  # an answer on a board it changed is no evidence of how it chooses
             self.choices[check.position] = CHANGED if reply.get("changed") else move
             if wrong:
                 self.failing.add(check.position)
+
+    def note_failed(self, check: Check, wrong) -> None:
+        if wrong is not None and wrong.kind != TIMEOUT:  # a call that ran over is no failure
+            self.failed.setdefault(check.function, []).append(check)
 
     def ran_over(self, tally: Tally, seconds: float) -> None:
         self.timeouts[tally.name] += 1
@@ -104,9 +113,9 @@ class Run:
 
 def run(student: Student, plan: list[Check], total_seconds: float, bar, said=None):
     """Every check in `plan` until the bound: the tallies, minimax's answer in each position
-    checked, and the positions where minimax failed. `said`, a stream, gets each
-    function's line of the table as soon as its checks are done."""
-    state = Run(student, plan, total_seconds)
+    checked, the positions where minimax failed, and the functions to fix first (fixes.py).
+    `said`, a stream, gets each function's line of the table as soon as its checks are done."""
+    state, fixes = Run(student, plan, total_seconds), []
     try:
         for function, group in groupby(plan, key=lambda check: check.function):
             bar.set_description(function)
@@ -118,4 +127,8 @@ def run(student: Student, plan: list[Check], total_seconds: float, bar, said=Non
     except LoadError as error:
         for tally in state.tallies.values():
             tally.why_unchecked = f"your file no longer loads after a crash: {str(error)[-200:]}"
-    return state.tallies, state.choices, state.failing
+        return state.tallies, state.choices, state.failing, []
+    bar.set_description("fix first?")
+    with contextlib.suppress(LoadError):  # no fix named
+        fixes = fixes_found(student, state.tallies, state.failed, lambda function: limit(student, function))
+    return state.tallies, state.choices, state.failing, fixes

@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..core.costs import over, to_move
-from .wrong import CALL_FAILURES, INVALID_ACCEPTED, MISSING, NOT_A_SET, NOT_WRITTEN, TIMEOUT, Action, Wrong, counted
+from .wrong import CALL_FAILURES, MISSING, NOT_WRITTEN, TIMEOUT, Action, Wrong, counted
 
 KEPT = 3  # failures kept per kind of failure, the first met
 CALLERS = {  # which functions a CS50 solution builds on each one
@@ -20,7 +20,6 @@ CALLERS = {  # which functions a CS50 solution builds on each one
     "utility": ("minimax",),
     "minimax": (),
 }
-HARMLESS = {INVALID_ACCEPTED, NOT_A_SET}  # failures that cannot make a caller fail
 
 
 def depending_on(name: str) -> set[str]:
@@ -118,32 +117,6 @@ class Tally:
     def label(self) -> str:
         return self.found or self.name
 
-    def can_break_callers(self) -> bool:
-        """Could this function's failures make the functions that call it fail?"""
-        return any(kind not in HARMLESS | {TIMEOUT} for kind in self.kinds)
-
-    def explains(self, others: list[Tally]) -> bool:
-        """Could this function's failures be why all the `others` fail? Each calls it,
-        directly or through another, and fails in ways it could cause."""
-        calls_it = {t.name for t in others} <= depending_on(self.name)
-        return bool(others) and calls_it and self.can_break_callers() and all(map(self.could_explain, others))
-
-    def could_explain(self, caller: Tally) -> bool:
-        """Could this function's failures be why `caller` fails? Not when the caller is not
-        written yet, nor when it raises NotImplementedError somewhere this function is not."""
-        unwritten = [f for f in caller.failures if f.wrong.kind == NOT_WRITTEN]
-        through = all(any(frame.get("function") == self.label for frame in f.wrong.where) for f in unwritten)
-        return not caller.unwritten and through
-
-
-def fix_first(tallies: dict[str, Tally]) -> str | None:
-    """The failing function whose failures can explain every other function's failures."""
-    failing = [t for t in tallies.values() if not t.ok]
-    for tally in failing:
-        if tally.explains([other for other in failing if other is not tally]):
-            return tally.name
-    return None
-
 
 def explorer(site: str, position: str, move: object = "") -> str:
     """The explorer's page of `position`, with minimax's answer marked when there is one."""
@@ -155,7 +128,7 @@ def explorer(site: str, position: str, move: object = "") -> str:
     return url
 
 
-def to_json(path: str, tallies: dict[str, Tally], patterns: list, site: str) -> dict:
+def to_json(path: str, tallies: dict[str, Tally], patterns: list, site: str, fixes: list = ()) -> dict:
     def failure(f: Failure) -> dict:
         action = list(f.action) if f.action else None
         wrong = {"expected": f.wrong.expected, "got": f.wrong.got, "why": f.wrong.why, "kind": f.wrong.kind}
@@ -192,7 +165,10 @@ def to_json(path: str, tallies: dict[str, Tally], patterns: list, site: str) -> 
         "file": path,
         "loaded": True,
         "passed": passed,
-        "fix_first": fix_first(tallies),
+        "fix_first": fixes[0].name if fixes else None,
+        "fixes": [
+            {"function": f.name, "callers": list(f.callers), "remade": f.remade, "failed": f.failed} for f in fixes
+        ],
         "functions": functions,
         "patterns": found,
     }

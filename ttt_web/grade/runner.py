@@ -114,6 +114,7 @@ class Student:
         self.folder: str | None = None
         self.buffer = b""
         self.yardstick = 0.0
+        self.patches: tuple[str, ...] = ()  # the functions replaced by right ones, in every process started
         if become_subreaper():
             remember_children()
         self.start()
@@ -147,9 +148,30 @@ class Student:
             self.close()
             error = loaded.get("error") if isinstance(loaded, dict) else None
             raise LoadError(error or f"the file did not load within {START_SECONDS} s")
-        yardstick = loaded.get("yardstick")
+        self.loaded(loaded)
+
+    def loaded(self, said: dict) -> None:
+        """After the file loaded: the yardstick it measured (the first time), and the patches."""
+        yardstick = said.get("yardstick")
         if not self.yardstick:
             self.yardstick = yardstick if isinstance(yardstick, float) and 0 < yardstick < 60 else 0.04
+        if self.patches:
+            self.send({"patch": list(self.patches)})
+            self.read(START_SECONDS)
+
+    def fresh(self, patches: tuple[str, ...] = ()) -> None:
+        """A new process for the calls that follow, with right versions of `patches` in place
+        of the student's: nothing a call left behind in the last one reaches them."""
+        self.patches = patches
+        self.restart()
+
+    def send(self, request: dict) -> None:
+        assert self.process and self.process.stdin
+        try:
+            self.process.stdin.write(json.dumps(request).encode() + b"\n")
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            pass  # it died on an earlier call; read() sees the end
 
     def call(self, name: str, position: str, action=None, seconds: float | None = None, waiting=None) -> dict:
         """The student's answer to `name(board)` or `name(board, action)`: {"got": ...},
@@ -157,13 +179,7 @@ class Student:
         {"crashed": code} or {"invalid": what came instead}. Raises LoadError when the file
         no longer loads after a crash."""
         seconds = seconds or self.call_seconds
-        request = {"call": name, "board": position} | ({"action": list(action)} if action else {})
-        assert self.process and self.process.stdin
-        try:
-            self.process.stdin.write(json.dumps(request).encode() + b"\n")
-            self.process.stdin.flush()
-        except BrokenPipeError:
-            pass  # it died on an earlier call; read() sees the end
+        self.send({"call": name, "board": position} | ({"action": list(action)} if action else {}))
         reply = self.timed(seconds, waiting)
         if isinstance(reply, Overran):
             took, code = reply.said(), self.process.poll()  # before the process is ended

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..core.costs import EMPTY_BOARD, over, reachable, to_move
 from .checks import INVALID
 from .patterns import Pattern
-from .report import Failure, Tally, explorer, fix_first, link
+from .report import Failure, Tally, explorer, link
 from .wrong import TIMEOUT
 
 LOCAL_SITE = "http://127.0.0.1:5000"  # `make run`'s
@@ -124,9 +124,10 @@ def text_report(
     site: str,
     table: bool = True,
     only: str | None = None,
+    fixes: list = (),
 ) -> str:
     """The report; without its `table` when the table was already shown line by line; `only`,
-    the one function checked (--only)."""
+    the one function checked (--only); `fixes`, the functions that put right make others pass."""
     lines = table_lines(path, tallies) if table else []
     for tally in (t for t in tallies.values() if t.failures and not t.missing and not t.unwritten):  # said in the table
         lines += failure_lines(tally, site)
@@ -134,7 +135,7 @@ def text_report(
     lines += timing_lines(tallies)
     if any(t.failures for t in tallies.values()):
         lines += ["", explore_footer(site)]
-    return "\n".join([*lines, "", LEARNING, "", verdict(tallies, only)])
+    return "\n".join([*lines, "", LEARNING, "", verdict(tallies, only, fixes)])
 
 
 def explore_footer(site: str) -> str:
@@ -170,17 +171,29 @@ def patterns_lines(patterns: list[Pattern], site: str) -> list[str]:
     return lines + (["", *notes] if notes else [])
 
 
-def verdict(tallies: dict[str, Tally], only: str | None = None) -> str:
+def verdict(tallies: dict[str, Tally], only: str | None = None, fixes: list = ()) -> str:
     """Passed, or the functions that failed a check, those missing, those not checked in
     full (a call that ran over is not a failure), and which to fix first; with `only`, what
     was checked."""
     said = [listed(heading, names) for heading, names in standing(tallies).items()]
-    if first := fix_first(tallies):
-        said.append(f"Fix {first} first: every other function that fails calls it, and may fail only because of it.")
+    said += [fix_words(fix) for fix in fixes[:1]]
     if not only:
         return " ".join(part for part in said if part) or "All checks passed."
     checked = " ".join(part for part in said if part) or f"{only}: all checks passed."
     return f"{checked} Only {only} was checked: the other functions were not (--only)."
+
+
+def fix_words(fix) -> str:
+    """What putting one function right was seen to do (fixes.py)."""
+    callers = " and ".join([", ".join(fix.callers[:-1]), fix.callers[-1]] if len(fix.callers) > 1 else fix.callers)
+    if fix.remade == fix.failed:
+        passed = f"all {fix.failed:,} checks they failed"
+    else:
+        how = "spread over" if fix.complete else "as many as the time allowed, spread over"
+        passed = f"{fix.remade:,} checks they failed ({how} all {fix.failed:,})"
+    return (
+        f"Fix {fix.name} first: with a right {fix.name} put in place of yours, {callers}, which call it, pass {passed}."
+    )
 
 
 def standing(tallies: dict[str, Tally]) -> dict[str, list[str]]:

@@ -1,0 +1,73 @@
+"""Which function to fix first, found by trying it: a right version of one failing function is
+put in place of the student's (child.py's `reference`, in a fresh process), and the checks
+that the functions calling it failed are made again. It is named only when they all pass."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .checks import FUNCTIONS, Check
+from .report import Tally, depending_on
+from .runner import Student
+
+REMADE = 200  # failed checks made again per calling function, spread over all it failed
+SECONDS = 120  # of the student's code, per function put right, at most
+
+
+@dataclass(frozen=True)
+class Fix:
+    """`name`, put right, makes every check of `callers` made again pass."""
+
+    name: str
+    callers: tuple[str, ...]
+    remade: int  # the failed checks made again
+    failed: int  # of the callers' checks, those that failed
+    complete: bool  # every sampled check was made (not cut short by SECONDS)
+
+
+def spread(items: list, most: int) -> list:
+    """At most `most` of `items`, evenly spread, in their order."""
+    if len(items) <= most:
+        return items
+    return [items[k * len(items) // most] for k in range(most)]
+
+
+def fixes_found(
+    student: Student, tallies: dict[str, Tally], failed: dict[str, list[Check]], limit: Callable[[str], float]
+) -> list[Fix]:
+    """Each failing function that, put right alone, makes the failed checks of every failing
+    function that calls it pass. The student's own functions are back in place after."""
+    found = []
+    for name, callers in candidates(tallies, failed):
+        student.fresh((name,))
+        fix = tried(student, name, callers, failed, limit)
+        found += [fix] if fix else []
+    if student.patches:
+        student.fresh(())
+    return found
+
+
+def candidates(tallies: dict[str, Tally], failed: dict[str, list[Check]]) -> list[tuple[str, tuple[str, ...]]]:
+    """Each failing function, with the failing functions that call it, when there are some."""
+    found = []
+    for name in (n for n in FUNCTIONS if n in tallies and tallies[n].failed):
+        callers = tuple(c for c in FUNCTIONS if c in depending_on(name) and failed.get(c))
+        found += [(name, callers)] if callers else []
+    return found
+
+
+def tried(student: Student, name: str, callers: tuple[str, ...], failed: dict[str, list[Check]], limit) -> Fix | None:
+    """The Fix, if every remade check of `callers` passes with `name` put right."""
+    planned = [check for caller in callers for check in spread(failed[caller], REMADE)]
+    deadline, remade = time.monotonic() + SECONDS, 0
+    for check in planned:
+        if time.monotonic() > deadline:
+            break
+        reply = student.call(check.function, check.position, check.action, limit(check.function))
+        if check.judge(reply) is not None:
+            return None
+        remade += 1
+    total = sum(len(failed[caller]) for caller in callers)
+    return Fix(name, callers, remade, total, remade == len(planned)) if remade else None
