@@ -458,6 +458,33 @@ def test_no_fix_first_when_the_callers_still_fail_with_it_put_right(tmp_path):
     assert report["fix_first"] == "result" and report["fixes"][0]["callers"] == ["minimax"]
 
 
+@pytest.mark.server
+def test_every_distinct_exception_is_counted_at_its_line(tmp_path):
+    """minimax without its terminal test raises ValueError (min() of no actions) on finished
+    boards and, with max_value starting from None, TypeError nearly everywhere else: both are
+    listed with their counts and their lines, not only the first few shown."""
+    path = mutated(
+        tmp_path,
+        "cs50.py",
+        ("def minimax(board):\n    if terminal(board):\n        return None\n", "def minimax(board):\n"),
+        ("    v = -math.inf\n", "    v = None\n"),
+    )
+    code, report = graded_json(path, "--only", "minimax")
+    minimax_ = report["functions"]["minimax"]
+    lines = path.read_text().splitlines()
+    at = {e["exception"].split(":")[0]: e["at"] for e in minimax_["exceptions"]}
+    assert code == 1 and set(at) == {"TypeError", "ValueError"}
+    assert sum(e["count"] for e in minimax_["exceptions"]) == minimax_["kinds"]["exceptions"]
+    for name, code_line in (("TypeError", "        v = max(v, min_value("), ("ValueError", "    return min(actions(")):
+        line = next(n for n, text in enumerate(lines, 1) if text.startswith(code_line))
+        assert at[name] == f"tictactoe.py:{line}, in " + ("max_value" if name == "TypeError" else "minimax")
+    counts = {e["exception"].split(":")[0]: e["count"] for e in minimax_["exceptions"]}
+    _, out = graded(path, "--only", "minimax")
+    assert (
+        f"    {counts['TypeError']:>6,}  TypeError: " in out and f"    {counts['ValueError']:>6,}  ValueError: " in out
+    )
+
+
 def failing_functions(report: dict) -> list[str]:
     return [name for name, f in report["functions"].items() if f["passed"] != f["checked"]]
 

@@ -4,11 +4,12 @@ why, and how long the student's code took."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
 from ..core.costs import over, to_move
-from .wrong import CALL_FAILURES, MISSING, NOT_WRITTEN, TIMEOUT, Action, Wrong, counted
+from .wrong import CALL_FAILURES, EXCEPTIONS, MISSING, NOT_WRITTEN, TIMEOUT, Action, Wrong, counted
 
 KEPT = 3  # failures kept per kind of failure, the first met
 CALLERS = {  # which functions a CS50 solution builds on each one
@@ -29,6 +30,20 @@ def depending_on(name: str) -> set[str]:
         found |= frontier
         frontier = {caller for f in frontier for caller in CALLERS[f]} - found
     return found
+
+
+def shape(message: str) -> str:
+    """An exception's name and message with its numbers left out, so that "(0, 1)" and "(2, 2)"
+    read as one message."""
+    return re.sub(r"\d+", "N", message)[:160]
+
+
+def place(where: tuple) -> str:
+    """The line of the student's file an exception came from: file:line, in function."""
+    if not where or not isinstance(where[-1], dict):
+        return "outside your file"
+    frame = where[-1]
+    return f"{frame.get('file')}:{frame.get('line')}, in {frame.get('function')}"
 
 
 @dataclass(frozen=True)
@@ -54,6 +69,7 @@ class Tally:
     movers: Counter = field(default_factory=Counter)  # who was to move where it answered wrong ("" when over)
     failures: list[Failure] = field(default_factory=list)
     parts: dict[str, list[int]] = field(default_factory=dict)  # checks passed and made, per part (result's)
+    exceptions: Counter = field(default_factory=Counter)  # (exception, its message's shape, where): times
 
     @property
     def missing(self) -> bool:
@@ -83,6 +99,8 @@ class Tally:
             self.passed += 1
             return
         self.kinds[failure.wrong.kind] += 1
+        if failure.wrong.kind == EXCEPTIONS:
+            self.exceptions[(shape(failure.wrong.got), place(failure.wrong.where))] += 1
         if failure.wrong.kind not in CALL_FAILURES:  # an answer that is wrong, not a call
             self.movers["" if over(failure.position) else to_move(failure.position)] += 1
         if self.kinds[failure.wrong.kind] <= KEPT:
@@ -128,29 +146,33 @@ def explorer(site: str, position: str, move: object = "") -> str:
     return url
 
 
-def to_json(path: str, tallies: dict[str, Tally], patterns: list, site: str, fixes: list = ()) -> dict:
+def function_json(t: Tally, site: str) -> dict:
+    """One function's findings, as --json gives them."""
+
     def failure(f: Failure) -> dict:
         action = list(f.action) if f.action else None
         wrong = {"expected": f.wrong.expected, "got": f.wrong.got, "why": f.wrong.why, "kind": f.wrong.kind}
         where = {"where": list(f.wrong.where)} if f.wrong.where else {}
         return {"position": f.position, "action": action, **wrong, **where, "explore": link(site, f)}
 
-    functions = {
-        t.name: {
-            "found_as": t.found or t.name,
-            "checked": t.checked,
-            "passed": t.passed,
-            "failed": t.failed,
-            "ran_over": t.kinds[TIMEOUT],
-            "unchecked": t.unchecked,
-            "why_unchecked": t.why_unchecked if t.unchecked else "",
-            "seconds": round(t.seconds, 3),
-            "kinds": dict(t.kinds),
-            "parts": {part: {"passed": passed, "checked": made} for part, (passed, made) in t.parts.items()},
-            "failures": [*map(failure, t.failures)],
-        }
-        for t in tallies.values()
+    return {
+        "found_as": t.found or t.name,
+        "checked": t.checked,
+        "passed": t.passed,
+        "failed": t.failed,
+        "ran_over": t.kinds[TIMEOUT],
+        "unchecked": t.unchecked,
+        "why_unchecked": t.why_unchecked if t.unchecked else "",
+        "seconds": round(t.seconds, 3),
+        "kinds": dict(t.kinds),
+        "parts": {part: {"passed": passed, "checked": made} for part, (passed, made) in t.parts.items()},
+        "failures": [*map(failure, t.failures)],
+        "exceptions": [{"exception": name, "at": at, "count": n} for (name, at), n in t.exceptions.most_common()],
     }
+
+
+def to_json(path: str, tallies: dict[str, Tally], patterns: list, site: str, fixes: list = ()) -> dict:
+    functions = {t.name: function_json(t, site) for t in tallies.values()}
     found = [
         {
             "name": p.name,

@@ -15,6 +15,7 @@ LOCAL_SITE = "http://127.0.0.1:5000"  # `make run`'s
 TABLE_HEAD = f"  {'function':<10} {'passed':>7} / {'checked':<7}"
 MUST = {INVALID: " (where result must raise an exception)"}
 SHOWN = 3  # failures drawn per function (at least one of each kind)
+EXCEPTIONS_SHOWN = 12  # distinct exceptions listed per function
 SLOW_SHARE = 0.5  # minimax taking more than this share of the time (and SLOW_SECONDS) earns a hint
 SLOW_SECONDS = 10
 WAITED = 0.25  # minimax computing for less than this share of its time waits (a loaded machine stretches less)
@@ -56,7 +57,14 @@ def shown_failures(tally: Tally) -> list[Failure]:
 
 def failure_lines(tally: Tally, site: str) -> list[str]:
     kinds = ", ".join(f"{kind} {count:,}" for kind, count in tally.kinds.most_common())
-    lines = ["", f"{tally.label}: {tally.status}", *parts_lines(tally), f"  by kind: {kinds}", ""]
+    lines = [
+        "",
+        f"{tally.label}: {tally.status}",
+        *parts_lines(tally),
+        f"  by kind: {kinds}",
+        *exception_lines(tally),
+        "",
+    ]
     said = set()  # each place an exception was raised is shown once
     for failure in shown_failures(tally):
         wrong = failure.wrong
@@ -71,6 +79,18 @@ def failure_lines(tally: Tally, site: str) -> list[str]:
     if tally.name == "minimax" and on_o_only(tally):
         lines += ["  Every position minimax gets wrong has O to move: look at how it chooses for O (MIN).", ""]
     return lines
+
+
+def exception_lines(tally: Tally) -> list[str]:
+    """Every distinct exception (its message's numbers left out), how many times, and the line
+    it came from, the commonest first."""
+    if not tally.exceptions:
+        return []
+    counted_ = tally.exceptions.most_common()
+    lines = ["  exceptions, each with the line of your file it came from:"]
+    lines += [f"    {n:>6,}  {name}\n            at {at}" for (name, at), n in counted_[:EXCEPTIONS_SHOWN]]
+    rest = counted_[EXCEPTIONS_SHOWN:]
+    return lines + ([f"    and {len(rest):,} more, {sum(n for _, n in rest):,} times in all"] if rest else [])
 
 
 def parts_lines(tally: Tally) -> list[str]:

@@ -10,6 +10,7 @@ MISSING = "missing"
 NOT_A_SET = "not a set"
 INVALID_ACCEPTED = "invalid moves accepted"
 RAISES_ON_VALID = "valid actions raise too"
+EXCEPTIONS = "exceptions"
 NOT_WRITTEN = "not written yet"  # raises NotImplementedError, as the distribution code's functions do
 DEEP = 4  # calls deep in the student's file: a search under way, not a loop
 Action = tuple[int, int]
@@ -28,9 +29,7 @@ class Wrong:
 
 # The kinds `failed` gives: the call went wrong, so its answer says nothing of how the
 # function chooses.
-CALL_FAILURES = frozenset(
-    {MISSING, TIMEOUT, NOT_WRITTEN, "crashes", "broken replies", "exceptions", "changed the board"}
-)
+CALL_FAILURES = frozenset({MISSING, TIMEOUT, NOT_WRITTEN, "crashes", "broken replies", EXCEPTIONS, "changed the board"})
 
 
 def failed(reply: dict, expected: str = "an answer") -> Wrong | None:
@@ -60,7 +59,7 @@ def raised(reply: dict, expected: str) -> Wrong:
     name, message, where = reply["raised"], reply["message"], tuple(reply.get("where") or ())
     if name == "NotImplementedError":
         return Wrong(expected, name, unwritten_words(where), NOT_WRITTEN, where)
-    return Wrong(expected, f"{name}: {message}" if message else name, "it raised an exception", "exceptions", where)
+    return Wrong(expected, f"{name}: {message}" if message else name, "it raised an exception", EXCEPTIONS, where)
 
 
 def unwritten_words(where: tuple) -> str:
