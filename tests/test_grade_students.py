@@ -5,8 +5,10 @@ outlives the grader; a hostile reply costs neither memory nor time."""
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import pty
+import re
 import signal
 import subprocess
 import sys
@@ -483,6 +485,96 @@ def test_every_distinct_exception_is_counted_at_its_line(tmp_path):
     assert (
         f"    {counts['TypeError']:>6,}  TypeError: " in out and f"    {counts['ValueError']:>6,}  ValueError: " in out
     )
+
+
+BY_ROW_INDEX = """def actions(board):
+    moves = []
+    for row in board:
+        for j, cell in enumerate(row):
+            if cell is EMPTY:
+                moves.append((board.index(row), j))
+    return moves
+"""
+
+
+@pytest.mark.server
+def test_actions_built_with_row_index_are_told_the_cells_left_out_and_given_twice(tmp_path):
+    """board.index(row) finds the first equal row: on the empty board it gives row 0 three
+    times and leaves rows 1 and 2 out. That is said before the list-versus-set type."""
+    line = "def actions(board):\n    return {(i, j) for i in range(3) for j in range(3) if board[i][j] is EMPTY}\n"
+    code, report = graded_json(mutant(tmp_path, "quick.py", line, BY_ROW_INDEX), "--only", "actions")
+    actions_ = report["functions"]["actions"]
+    assert code == 1 and actions_["kinds"]["wrong answers"] > 0
+    for failure in (f for f in actions_["failures"] if f["kind"] == "wrong answers"):
+        p = failure["position"]
+        rows = [p[3 * i : 3 * i + 3] for i in range(3)]
+        given = [(rows.index(rows[i]), j) for i in range(3) for j in range(3) if p[3 * i + j] == "."]
+        empty = {divmod(n, 3) for n in judge.children(p)}
+        left_out = ", ".join(map(str, sorted(empty - set(given))))
+        twice = ", ".join(map(str, sorted({a for a in given if given.count(a) > 1})))
+        assert failure["why"] == f"{left_out} left out; {twice} given more than once", failure
+
+
+@pytest.mark.server
+def test_a_minimax_that_plays_its_move_on_the_board_given_is_named(tmp_path):
+    line = "    return pick(choices, key=lambda action: value(freeze(result(board, action))))\n"
+    plays = line.replace("return ", "move = ") + "    board[move[0]][move[1]] = player(board)\n    return move\n"
+    code, report = graded_json(mutant(tmp_path, "quick.py", line, plays), "--only", "minimax")
+    changed = [f for f in report["functions"]["minimax"]["failures"] if f["kind"] == "changed the board"]
+    assert code == 1 and changed
+    for failure in changed:
+        p, became = failure["position"], failure["got"].removeprefix("the board changed to ").replace(" / ", "")
+        placed = [n for n in range(9) if p[n] != became[n]]
+        assert len(placed) == 1 and p[placed[0]] == "." and became[placed[0]] == judge.to_move(p)
+        said = "minimax changed the board it was given: it places a mark at "
+        said += f"{divmod(placed[0], 3)} and does not take it back"
+        assert failure["why"].startswith(said), failure
+
+
+FORGETFUL = """answers = {}
+
+
+def minimax(board):
+    if terminal(board):
+        return None
+    key = sum(cell is EMPTY for row in board for cell in row)
+    if key not in answers or answers[key] not in actions(board):
+        answers[key] = best(board)
+    return answers[key]
+
+
+def best(board):
+"""
+
+
+@pytest.mark.server
+def test_state_carried_across_calls_is_named_with_a_way_to_see_it(tmp_path):
+    """A cache keyed by the number of empty cells: each board alone gets a right move, one
+    after another does not. The boards the report names are checked in this process."""
+    path = mutant(
+        tmp_path, "quick.py", "def minimax(board):\n    if terminal(board):\n        return None\n", FORGETFUL
+    )
+    code, report = graded_json(path, "--only", "minimax")
+    carried = next(p for p in report["patterns"] if p["name"] == "State carried across calls")
+    earlier, board = re.search(r"call minimax on (\S+) and then on (\S+) in one run", carried["text"]).groups()
+    assert code == 1 and f"and on {board} alone: the answers differ." in carried["text"]
+    assert right(fresh_minimax(path, [board])[-1], board)
+    assert not right(fresh_minimax(path, [earlier, board])[-1], board)
+
+
+def fresh_minimax(path: Path, boards: list[str]) -> list:
+    """The answers of the file's minimax, freshly imported, called on `boards` in turn."""
+    spec = importlib.util.spec_from_file_location(f"student_{len(boards)}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    marks = {"X": module.X, "O": module.O, ".": module.EMPTY}
+    return [module.minimax([[marks[c] for c in b[r : r + 3]] for r in (0, 3, 6)]) for b in boards]
+
+
+def right(move: tuple, p: str) -> bool:
+    """Does `move` keep the value of `p` (any such move is right)?"""
+    cell = 3 * move[0] + move[1]
+    return cell in judge.children(p) and judge.value(judge.children(p)[cell])[0] == judge.value(p)[0]
 
 
 def failing_functions(report: dict) -> list[str]:

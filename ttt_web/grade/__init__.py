@@ -109,8 +109,9 @@ def graded(student: Student, args: argparse.Namespace, live: bool) -> tuple[dict
     bar = progress_bar(len(plan), shown=live)
     try:
         said = sys.stderr if live else None
-        tallies, choices, failing, fixes = run(student, plan, args.total_seconds, bar, said=said)
+        tallies, choices, failing, fixes, carried = run(student, plan, args.total_seconds, bar, said=said)
     finally:
         bar.close()
         student.close()
-    return tallies, recognised(choices, failing) if "minimax" in tallies else [], fixes
+    patterns = recognised(choices, failing) if "minimax" in tallies else []
+    return tallies, patterns + ([carried] if carried else []), fixes

@@ -9,9 +9,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .checks import FUNCTIONS, Check
+from .patterns import Pattern
 from .report import Tally, depending_on
 from .runner import Student
 
+ALONE = 5  # boards minimax failed, each made again alone in a fresh process
 REMADE = 200  # failed checks made again per calling function, spread over all it failed
 SECONDS = 120  # of the student's code, per function put right, at most
 
@@ -71,3 +73,27 @@ def tried(student: Student, name: str, callers: tuple[str, ...], failed: dict[st
         remade += 1
     total = sum(len(failed[caller]) for caller in callers)
     return Fix(name, callers, remade, total, remade == len(planned)) if remade else None
+
+
+def carried_state(student: Student, failed: list[Check], before: dict[str, str], limit: float) -> Pattern | None:
+    """When boards minimax failed get a right answer run alone, each in a fresh process: its
+    answer depends on the calls before it (`before`: the board of the call just before each)."""
+    tried_, alone = spread(failed, ALONE), []
+    for check in tried_:
+        student.fresh(())
+        if check.judge(student.call(check.function, check.position, check.action, limit)) is None:
+            alone.append(check.position)
+    if tried_:
+        student.fresh(())
+    if not alone:
+        return None
+    board = alone[0]
+    earlier = before.get(board, "")
+    text = (
+        f"{len(alone)} of {len(tried_)} boards minimax failed, each run again alone in a fresh process, get a "
+        "right answer there: your minimax carries state from one call to the next (a cache kept across calls, "
+        "keyed by less than the whole board, or holding a bound as if it were a value; a global; a default "
+        f"argument that is a list or dict). To see it, call minimax on {earlier or 'another board'} and then on "
+        f"{board} in one run, and on {board} alone: the answers differ."
+    )
+    return Pattern("State carried across calls", True, text, tuple((p, "") for p in alone[:3]), board)

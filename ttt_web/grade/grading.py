@@ -9,7 +9,7 @@ from collections import Counter
 from itertools import groupby
 
 from .checks import Check
-from .fixes import fixes_found
+from .fixes import carried_state, fixes_found
 from .patterns import CHANGED
 from .report import Failure, Tally
 from .runner import LoadError, Student
@@ -54,6 +54,8 @@ class Run:
             self.tallies[check.function].unchecked += 1
         self.timeouts, self.broken, self.choices, self.failing = Counter(), Counter(), {}, set()
         self.failed: dict[str, list[Check]] = {}  # the checks failed, calls that ran over aside
+        self.before: dict[str, str] = {}  # minimax's board: the board of its call just before
+        self.last_board = ""
         self.deadline = time.monotonic() + total_seconds
 
     def check(self, check: Check, waiting) -> None:
@@ -95,6 +97,7 @@ class Run:
         tally.record(None if wrong is None else Failure(check.position, check.action, wrong, move), check.part)
         self.note_failed(check, wrong)
         if check.function == "minimax":  # an answer on a board it changed is no evidence of how it chooses
+            self.before[check.position], self.last_board = self.last_board, check.position
             self.choices[check.position] = CHANGED if reply.get("changed") else move
             if wrong:
                 self.failing.add(check.position)
@@ -127,8 +130,10 @@ def run(student: Student, plan: list[Check], total_seconds: float, bar, said=Non
     except LoadError as error:
         for tally in state.tallies.values():
             tally.why_unchecked = f"your file no longer loads after a crash: {str(error)[-200:]}"
-        return state.tallies, state.choices, state.failing, []
-    bar.set_description("fix first?")
-    with contextlib.suppress(LoadError):  # no fix named
+        return state.tallies, state.choices, state.failing, [], None
+    bar.set_description("made again")
+    carried = None
+    with contextlib.suppress(LoadError):  # nothing said of what was made again
+        carried = carried_state(student, state.failed.get("minimax", []), state.before, limit(student, "minimax"))
         fixes = fixes_found(student, state.tallies, state.failed, lambda function: limit(student, function))
-    return state.tallies, state.choices, state.failing, fixes
+    return state.tallies, state.choices, state.failing, fixes, carried
