@@ -4,10 +4,12 @@ calls that run over and the time bound kept from hiding the failures already fou
 from __future__ import annotations
 
 import contextlib
+import sys
 import time
 from collections import Counter
 from itertools import groupby
 
+from ..core.costs import tree_size
 from .checks import Check
 from .fixes import carried_state, fixes_found
 from .patterns import CHANGED
@@ -16,6 +18,8 @@ from .runner import LoadError, Student
 from .text import table_line
 from .wrong import TIMEOUT
 
+FORESEE_AT = 6  # empty cells: at minimax's first board with this many, the time left is foreseen
+FORESEE_SECONDS = 60  # and said, when it is more than this
 GIVE_UP_AFTER = {"minimax": 1}  # calls that run over before the rest of a function is skipped; 3 for the others
 GIVE_UP_BROKEN = 3  # calls that end the process or break the reply channel, likewise
 CHEAP_SHARE = 5  # the cheap functions' time limit is the call limit divided by this (1 s at least)
@@ -55,6 +59,8 @@ class Run:
         self.timeouts, self.broken, self.choices, self.failing = Counter(), Counter(), {}, set()
         self.failed: dict[str, list[Check]] = {}  # the checks failed, calls that ran over aside
         self.before: dict[str, str] = {}  # minimax's board: the board of its call just before
+        self.minimax_left = [c.position for c in plan if c.function == "minimax"]
+        self.foreseen = ""  # what was said of the time minimax's checks will take
         self.last_board = ""
         self.deadline = time.monotonic() + total_seconds
 
@@ -68,6 +74,8 @@ class Run:
         if self.gave_up(check.function):
             return
         seconds = limit(self.student, check.function)
+        if check.function == "minimax" and not self.foreseen and check.position.count(".") >= FORESEE_AT:
+            self.foresee(seconds)
         reply = self.student.call(check.function, check.position, check.action, seconds, waiting)
         self.record(tally, check, reply)
         if "timeout" in reply:
@@ -76,6 +84,25 @@ class Run:
             self.broken[tally.name] += 1
             what = "ended the process" if "crashed" in reply else "broke the reply channel"
             tally.why_unchecked = f"gave up after {self.broken[tally.name]} calls {what}"
+
+    def foresee(self, seconds: float) -> None:
+        """The time minimax's checks left will take at its pace so far (processor seconds per
+        node of the game tree below the boards checked, as a search without memo visits them),
+        said on stderr up front when it is long. A minimax with a memo goes faster than this."""
+        tally = self.tallies["minimax"]
+        done = self.minimax_left[: tally.checked]
+        nodes_done, nodes_left = sum(map(tree_size, done)), sum(map(tree_size, self.minimax_left[tally.checked :]))
+        pace = tally.seconds / max(1, nodes_done)
+        foreseen = pace * nodes_left
+        self.foreseen = f"{foreseen:.0f}"
+        if foreseen > FORESEE_SECONDS:
+            print(
+                f"\nminimax is slow: at its pace on the {len(done):,} boards with the most marks, the other "
+                f"{len(self.minimax_left) - len(done):,} will take about {foreseen / 60:.0f} min (each call up to "
+                f"{seconds:g} s; a memo or alpha-beta makes it faster; --only minimax checks minimax alone).",
+                file=sys.stderr,
+                flush=True,
+            )
 
     def gave_up(self, function: str) -> bool:
         if self.tallies[function].missing:  # every other check would say the same

@@ -178,8 +178,13 @@ class Student:
         {"raised": ...}, {"missing": name}, {"timeout": seconds, "where": frames},
         {"crashed": code} or {"invalid": what came instead}. Raises LoadError when the file
         no longer loads after a crash."""
+        request = {"call": name, "board": position} | ({"action": list(action)} if action else {})
+        return self.ask(request, name, seconds, waiting)
+
+    def ask(self, request: dict, name: str, seconds: float | None = None, waiting=None) -> dict:
+        """The reply to `request` (a call of `name`, or its trace), as `call` says."""
         seconds = seconds or self.call_seconds
-        self.send({"call": name, "board": position} | ({"action": list(action)} if action else {}))
+        self.send(request)
         reply = self.timed(seconds, waiting)
         if isinstance(reply, Overran):
             took, code = reply.said(), self.process.poll()  # before the process is ended
