@@ -24,7 +24,7 @@ from ttt_web.grade import bundle
 from ttt_web.grade.checks import checks
 from ttt_web.grade.child import FILES_WRITTEN
 from ttt_web.grade.judges import minimax
-from ttt_web.grade.runner import FILE_BYTES
+from ttt_web.grade.runner import FILE_BYTES, Student
 from ttt_web.grade.wrong import RAISES_ON_VALID, failed
 
 WRONG_PLAYER = {  # the bug's name in the report: (file, line, replacement)
@@ -641,3 +641,44 @@ def test_a_missing_function_is_said_once_and_not_fixed_first_by_another():
         assert out.count(f"MISSING: your file has no function named {function}") == 1, out
     assert "Missing from your file: winner, terminal, utility, minimax." in out and "first:" not in out
     assert "The explore links open the explorer at https://ttt.example.org." in out and "make run" not in out
+
+
+TRACED_LINE = re.compile(
+    r"^(>>|  ) *(\d+)  ( *)(\w+)\(([XO.]{3} / [XO.]{3} / [XO.]{3})\) -> (\S+)   minimax value (-?\d)$"
+)
+
+
+@pytest.mark.server
+def test_trace_lists_the_students_calls_beside_each_boards_value_and_marks_where_the_error_starts():
+    """max_calls_max.py's max_value calls max_value: on XO.X.O... its trace marks the first
+    call whose value is wrong while every call under it is right, a max_value on O's turn.
+    Each minimax value said is the judge's."""
+    code, out = graded(STUDENTS / "max_calls_max.py", "--trace", "XO.X.O...")
+    listed = [TRACED_LINE.match(line) for line in out.splitlines()]
+    listed = [m for m in listed if m]
+    assert code == 0 and len(listed) > 20
+    for m in listed:
+        assert int(m[7]) == judge.value(m[5].replace(" / ", ""))[0], m[0]
+    marked = [m for m in listed if m[1] == ">>"]
+    assert len(marked) == 1 and marked[0][4] == "max_value" and int(marked[0][6]) != int(marked[0][7])
+    assert judge.to_move(marked[0][5].replace(" / ", "")) == "O"
+    first_wrong = next(n for n, m in enumerate(listed) if int(m[6]) != int(m[7]))
+    assert listed.index(marked[0]) > first_wrong  # not merely the first wrong value: where it starts
+    under = listed[listed.index(marked[0]) + 1 :]
+    under = under[: next((n for n, m in enumerate(under) if len(m[3]) <= len(marked[0][3])), len(under))]
+    assert under and all(int(m[6]) == int(m[7]) for m in under)
+    assert "explore   http://127.0.0.1:5000/explore/XO.X.O..." in out
+    code, out = graded(STUDENTS / "cs50.py", "--trace", "XO.X.O...")
+    assert ">>" not in out and "Every call that returned a value returned its board's minimax value." in out
+    code, out = graded(STUDENTS / "cs50.py", "--trace", "XXX......")
+    assert code == 2
+
+
+@pytest.mark.server
+def test_the_call_limit_is_the_same_from_one_run_to_the_next():
+    limits = []
+    for _ in range(5):
+        student = Student(str(STUDENTS / "quick.py"))
+        limits.append(student.call_seconds)
+        student.close()
+    assert max(limits) <= 1.2 * min(limits), limits
