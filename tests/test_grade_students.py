@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import json
 import os
 import pty
 import re
@@ -682,3 +683,20 @@ def test_the_call_limit_is_the_same_from_one_run_to_the_next():
         limits.append(student.call_seconds)
         student.close()
     assert max(limits) <= 1.2 * min(limits), limits
+
+
+@pytest.mark.server
+def test_a_slow_minimax_is_told_up_front_how_long_the_rest_will_take():
+    """textbook.py searches without memo: at its first board with six empty cells the grader
+    says how much processor time the rest will take; what it then takes is within a factor of 2."""
+    process = grade(STUDENTS / "textbook.py", "--only", "minimax", "--json")
+    out, err = process.communicate(timeout=1200)
+    said = re.search(
+        r"it used ([\d.]+) s of processor time on the 5,144 boards with the most marks, and at that "
+        r"pace the other 334 will take about (\d+) s\s+more",
+        err,
+    )
+    assert said, err
+    used, foreseen = float(said[1]), float(said[2])
+    rest = json.loads(out)["functions"]["minimax"]["cpu_seconds"] - used
+    assert foreseen / 2 <= rest <= foreseen * 2, (foreseen, rest)

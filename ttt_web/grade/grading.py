@@ -19,7 +19,7 @@ from .text import table_line
 from .wrong import TIMEOUT
 
 FORESEE_AT = 6  # empty cells: at minimax's first board with this many, the time left is foreseen
-FORESEE_SECONDS = 60  # and said, when it is more than this
+FORESEE_SECONDS = 15  # and said, when it is more than this (wall-clock, at the load so far)
 GIVE_UP_AFTER = {"minimax": 1}  # calls that run over before the rest of a function is skipped; 3 for the others
 GIVE_UP_BROKEN = 3  # calls that end the process or break the reply channel, likewise
 CHEAP_SHARE = 5  # the cheap functions' time limit is the call limit divided by this (1 s at least)
@@ -86,20 +86,21 @@ class Run:
             tally.why_unchecked = f"gave up after {self.broken[tally.name]} calls {what}"
 
     def foresee(self, seconds: float) -> None:
-        """The time minimax's checks left will take at its pace so far (processor seconds per
-        node of the game tree below the boards checked, as a search without memo visits them),
-        said on stderr up front when it is long. A minimax with a memo goes faster than this."""
+        """The processor time minimax's checks left will take at its pace so far (per node of
+        the game tree below the boards checked, as a search without memo visits them), said on
+        stderr up front when it is long, with the wall-clock time at the machine's load so far.
+        A minimax with a memo goes faster than this."""
         tally = self.tallies["minimax"]
-        done = self.minimax_left[: tally.checked]
-        nodes_done, nodes_left = sum(map(tree_size, done)), sum(map(tree_size, self.minimax_left[tally.checked :]))
-        pace = tally.seconds / max(1, nodes_done)
-        foreseen = pace * nodes_left
-        self.foreseen = f"{foreseen:.0f}"
-        if foreseen > FORESEE_SECONDS:
+        done, left = self.minimax_left[: tally.checked], self.minimax_left[tally.checked :]
+        foreseen = tally.cpu_seconds / max(1, sum(map(tree_size, done))) * sum(map(tree_size, left))
+        stretch = max(1.0, tally.seconds / tally.cpu_seconds) if tally.cpu_seconds else 1.0
+        self.foreseen = f"{foreseen:.1f}"
+        if foreseen * stretch > FORESEE_SECONDS:
             print(
-                f"\nminimax is slow: at its pace on the {len(done):,} boards with the most marks, the other "
-                f"{len(self.minimax_left) - len(done):,} will take about {foreseen / 60:.0f} min (each call up to "
-                f"{seconds:g} s; a memo or alpha-beta makes it faster; --only minimax checks minimax alone).",
+                f"\nminimax is slow: it used {tally.cpu_seconds:.1f} s of processor time on the {len(done):,} boards "
+                f"with the most marks, and at that pace the other {len(left):,} will take about {foreseen:.0f} s "
+                f"more, about {foreseen * stretch / 60:.0f} min at this machine's load (each call up to {seconds:g} "
+                "s; a memo or alpha-beta makes it faster; --only minimax checks minimax alone).",
                 file=sys.stderr,
                 flush=True,
             )

@@ -164,6 +164,7 @@ def function_json(t: Tally, site: str) -> dict:
         "unchecked": t.unchecked,
         "why_unchecked": t.why_unchecked if t.unchecked else "",
         "seconds": round(t.seconds, 3),
+        "cpu_seconds": round(t.cpu_seconds, 3),
         "kinds": dict(t.kinds),
         "parts": {part: {"passed": passed, "checked": made} for part, (passed, made) in t.parts.items()},
         "failures": [*map(failure, t.failures)],
