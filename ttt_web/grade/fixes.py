@@ -76,24 +76,38 @@ def tried(student: Student, name: str, callers: tuple[str, ...], failed: dict[st
 
 
 def carried_state(student: Student, failed: list[Check], before: dict[str, str], limit: float) -> Pattern | None:
-    """When boards minimax failed get a right answer run alone, each in a fresh process: its
-    answer depends on the calls before it (`before`: the board of the call just before each)."""
-    tried_, alone = spread(failed, ALONE), []
+    """When boards minimax failed get a right answer run alone, each in a fresh process, and
+    a wrong one again right after the board it was called on before it: its answer depends on
+    the calls before it (`before`: the board of the call just before each)."""
+    tried_, shown_ = spread(failed, ALONE), []
     for check in tried_:
-        student.fresh(())
-        if check.judge(student.call(check.function, check.position, check.action, limit)) is None:
-            alone.append(check.position)
+        if right_alone(student, check, limit) and not right_after(student, check, before.get(check.position), limit):
+            shown_.append(check.position)
     if tried_:
         student.fresh(())
-    if not alone:
+    if not shown_:
         return None
-    board = alone[0]
-    earlier = before.get(board, "")
+    board, earlier = shown_[0], before[shown_[0]]
     text = (
-        f"{len(alone)} of {len(tried_)} boards minimax failed, each run again alone in a fresh process, get a "
-        "right answer there: your minimax carries state from one call to the next (a cache kept across calls, "
-        "keyed by less than the whole board, or holding a bound as if it were a value; a global; a default "
-        f"argument that is a list or dict). To see it, call minimax on {earlier or 'another board'} and then on "
-        f"{board} in one run, and on {board} alone: the answers differ."
+        f"{len(shown_)} of {len(tried_)} boards minimax failed get a right answer when run alone in a fresh "
+        "process, and a wrong one again right after the board the grader called it on before: your minimax "
+        "carries state from one call to the next (a cache kept across calls, keyed by less than the whole "
+        "board, or holding a bound as if it were a value; a global; a default argument that is a list or "
+        f"dict). To see it, call minimax on {earlier} and then on {board} in one run, and on {board} alone: "
+        "the answers differ."
     )
-    return Pattern("State carried across calls", True, text, tuple((p, "") for p in alone[:3]), board)
+    return Pattern("State carried across calls", True, text, tuple((p, "") for p in shown_[:3]), board)
+
+
+def right_alone(student: Student, check: Check, limit: float) -> bool:
+    student.fresh(())
+    return check.judge(student.call(check.function, check.position, check.action, limit)) is None
+
+
+def right_after(student: Student, check: Check, earlier: str | None, limit: float) -> bool:
+    """Is minimax right on the check's board right after `earlier`, in a fresh process?"""
+    if not earlier:
+        return True
+    student.fresh(())
+    student.call(check.function, earlier, None, limit)
+    return check.judge(student.call(check.function, check.position, check.action, limit)) is None
