@@ -15,7 +15,8 @@ from .runner import Student
 
 ALONE = 5  # boards minimax failed, each made again alone in a fresh process
 REMADE = 200  # failed checks made again per calling function, spread over all it failed
-SECONDS = 120  # of the student's code, per function put right, at most
+SECONDS = 30  # of the student's code, per function put right, at most
+CHEAP = 5  # empty cells, at most, on the boards made again alone (quick calls even for a slow minimax)
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ def carried_state(student: Student, failed: list[Check], before: dict[str, str],
     """When boards minimax failed get a right answer run alone, each in a fresh process, and
     a wrong one again right after the board it was called on before it: its answer depends on
     the calls before it (`before`: the board of the call just before each)."""
-    tried_, shown_ = spread(failed, ALONE), []
+    tried_, shown_ = spread([c for c in failed if c.position.count(".") <= CHEAP], ALONE), []
     for check in tried_:
         if right_alone(student, check, limit) and not right_after(student, check, before.get(check.position), limit):
             shown_.append(check.position)
