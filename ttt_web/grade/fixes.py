@@ -41,14 +41,13 @@ def fixes_found(
     student: Student, tallies: dict[str, Tally], failed: dict[str, list[Check]], limit: Callable[[str], float]
 ) -> list[Fix]:
     """Each failing function that, put right alone, makes the failed checks of every failing
-    function that calls it pass. The student's own functions are back in place after."""
+    function that calls it pass. The process is left with the last one put right: the last
+    calls of a grading run."""
     found = []
     for name, callers in candidates(tallies, failed):
         student.fresh((name,))
         fix = tried(student, name, callers, failed, limit)
         found += [fix] if fix else []
-    if student.patches:
-        student.fresh(())
     return found
 
 
@@ -84,8 +83,6 @@ def carried_state(student: Student, failed: list[Check], before: dict[str, str],
     for check in tried_:
         if right_alone(student, check, limit) and not right_after(student, check, before.get(check.position), limit):
             shown_.append(check.position)
-    if tried_:
-        student.fresh(())
     if not shown_:
         return None
     board, earlier = shown_[0], before[shown_[0]]
