@@ -20,6 +20,8 @@ from .wrong import TIMEOUT
 
 FORESEE_AT = 6  # empty cells: at minimax's first board with this many, the time left is foreseen
 FORESEE_SECONDS = 15  # and said, when it is more than this (wall-clock, at the load so far)
+PIPELINED = 64  # calls of a cheap function sent at once
+PIPELINED_MINIMAX = 16  # of minimax
 GIVE_UP_AFTER = {"minimax": 1}  # calls that run over before the rest of a function is skipped; 3 for the others
 GIVE_UP_BROKEN = 3  # calls that end the process or break the reply channel, likewise
 CHEAP_SHARE = 5  # the cheap functions' time limit is the call limit divided by this (1 s at least)
@@ -64,19 +66,28 @@ class Run:
         self.last_board = ""
         self.deadline = time.monotonic() + total_seconds
 
-    def check(self, check: Check, waiting) -> None:
-        """Make one check, unless the run is out of time or has given up on the function.
-        Raises LoadError when the file no longer loads."""
-        tally = self.tallies[check.function]
+    def check_many(self, chunk: list[Check], waiting) -> int:
+        """Checks of one function, sent together: how many were made or skipped (one at a time
+        when the run is out of time or has given up on the function). Raises LoadError when
+        the file no longer loads."""
+        function = chunk[0].function
         if time.monotonic() > self.deadline:
-            tally.why_unchecked = f"time ran out: the whole run is bounded to {self.total_seconds:g} s"
-            return
-        if self.gave_up(check.function):
-            return
-        seconds = limit(self.student, check.function)
-        if check.function == "minimax" and not self.foreseen and check.position.count(".") >= FORESEE_AT:
+            self.tallies[function].why_unchecked = f"time ran out: the whole run is bounded to {self.total_seconds:g} s"
+            return 1
+        if self.gave_up(function):
+            return 1
+        seconds = limit(self.student, function)
+        if function == "minimax" and not self.foreseen and chunk[0].position.count(".") >= FORESEE_AT:
             self.foresee(seconds)
-        reply = self.student.call(check.function, check.position, check.action, seconds, waiting)
+        replies = self.student.calls([(c.function, c.position, c.action) for c in chunk], seconds, waiting)
+        for check, reply in zip(chunk, replies, strict=False):
+            if not self.gave_up(function):  # a call that one at a time would not have been made
+                self.judged(check, reply, seconds)
+        return len(replies)
+
+    def judged(self, check: Check, reply: dict, seconds: float) -> None:
+        """The reply to `check` recorded, and a call that ran over or broke counted."""
+        tally = self.tallies[check.function]
         self.record(tally, check, reply)
         if "timeout" in reply:
             self.ran_over(tally, seconds)
@@ -96,10 +107,12 @@ class Run:
         stretch = max(1.0, tally.seconds / tally.cpu_seconds) if tally.cpu_seconds else 1.0
         self.foreseen = f"{foreseen:.1f}"
         if foreseen * stretch > FORESEE_SECONDS:
+            wall = foreseen * stretch
+            wall_said = f"{wall / 60:.0f} min" if wall >= 120 else f"{wall:.0f} s"
             print(
                 f"\nminimax is slow: it used {tally.cpu_seconds:.1f} s of processor time on the {len(done):,} boards "
                 f"with the most marks, and at that pace the other {len(left):,} will take about {foreseen:.0f} s "
-                f"more, about {foreseen * stretch / 60:.0f} min at this machine's load (each call up to {seconds:g} "
+                f"more, about {wall_said} at this machine's load (each call up to {seconds:g} "
                 "s; a memo or alpha-beta makes it faster; --only minimax checks minimax alone).",
                 file=sys.stderr,
                 flush=True,
@@ -142,6 +155,21 @@ class Run:
         tally.why_unchecked = f"gave up after {calls} ran over {seconds:g} s{later}"
 
 
+def made(state: Run, checks_: list[Check], bar) -> None:
+    """One function's checks, PIPELINED at a time (minimax's fewer), with no round trip between
+    the calls, each under its own limit. minimax's first board with FORESEE_AT empty cells
+    starts a batch, for the time left to be foreseen there."""
+    minimax = checks_[0].function == "minimax"
+    at_most = PIPELINED_MINIMAX if minimax else PIPELINED
+    turn = next((n for n, c in enumerate(checks_) if c.position.count(".") >= FORESEE_AT), len(checks_))
+    done = 0
+    while done < len(checks_):
+        end = min(done + at_most, turn if minimax and done < turn else len(checks_))
+        count = state.check_many(checks_[done:end], bar.refresh)
+        done += count
+        bar.update(count)
+
+
 def run(student: Student, plan: list[Check], total_seconds: float, bar, said=None):
     """Every check in `plan` until the bound: the tallies, minimax's answer in each position
     checked, the positions where minimax failed, and the functions to fix first (fixes.py).
@@ -150,9 +178,7 @@ def run(student: Student, plan: list[Check], total_seconds: float, bar, said=Non
     try:
         for function, group in groupby(plan, key=lambda check: check.function):
             bar.set_description(function)
-            for check in group:
-                state.check(check, bar.refresh)
-                bar.update()
+            made(state, list(group), bar)
             if said is not None:
                 said.write(f"\r{table_line(state.tallies[function])}\n")
     except LoadError as error:

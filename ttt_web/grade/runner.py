@@ -35,6 +35,7 @@ YARDSTICKS = 3 * TEXTBOOK  # the per-call limit, in yardsticks of processor time
 WALL_SHARE = 6  # a call also ends after this many times its limit in wall-clock time (sleeping, starved)
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 KEYS = {"got", "raised", "missing"}
+STOPPED = {"timeout", "crashed", "invalid"}  # replies after which the process was started again
 
 
 class LoadError(Exception):
@@ -181,10 +182,27 @@ class Student:
         request = {"call": name, "board": position} | ({"action": list(action)} if action else {})
         return self.ask(request, name, seconds, waiting)
 
+    def calls(self, made: list[tuple], seconds: float, waiting=None) -> list[dict]:
+        """The replies to several calls (name, position, action) sent at once, with no round
+        trip between them: one per call, in order, up to and including the first that ran
+        over, ended the process or broke the reply channel (the process is then started again,
+        and the calls after it were not made)."""
+        for name, position, action in made:
+            self.send({"call": name, "board": position} | ({"action": list(action)} if action else {}))
+        replies = []
+        for name, _, _ in made:
+            replies.append(self.received(name, seconds, waiting))
+            if STOPPED & replies[-1].keys():
+                break
+        return replies
+
     def ask(self, request: dict, name: str, seconds: float | None = None, waiting=None) -> dict:
         """The reply to `request` (a call of `name`, or its trace), as `call` says."""
-        seconds = seconds or self.call_seconds
         self.send(request)
+        return self.received(name, seconds or self.call_seconds, waiting)
+
+    def received(self, name: str, seconds: float, waiting=None) -> dict:
+        """The reply to the call of `name` sent last but not yet answered."""
         reply = self.timed(seconds, waiting)
         if isinstance(reply, Overran):
             took, code = reply.said(), self.process.poll()  # before the process is ended
