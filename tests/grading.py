@@ -49,11 +49,11 @@ def mutant(folder: Path, base: str, line: str, replacement: str, name: str = "ti
     return path
 
 
-def on_a_terminal(command: list[str]) -> tuple[int, str]:
+def on_a_terminal(command: list[str], cwd: Path = ROOT) -> tuple[int, str]:
     """`command` run with its stdout and stderr on one terminal, as a student runs it: its exit
     status and all the terminal showed."""
     terminal, their_end = pty.openpty()
-    with subprocess.Popen(command, cwd=ROOT, stdout=their_end, stderr=their_end) as process:
+    with subprocess.Popen(command, cwd=cwd, stdout=their_end, stderr=their_end) as process:
         os.close(their_end)
         shown = b""
         with contextlib.suppress(OSError):  # the terminal's end reads EIO once the command is gone

@@ -5,8 +5,12 @@ outlives the grader; a hostile reply costs neither memory nor time."""
 from __future__ import annotations
 
 import contextlib
+import importlib.util
+import json
 import os
 import pty
+import re
+import signal
 import subprocess
 import sys
 import textwrap
@@ -17,10 +21,12 @@ import pytest
 
 from tests import judge
 from tests.grading import ROOT, STUDENTS, grade, graded, graded_json, mutant, on_a_terminal
+from ttt_web.grade import bundle
 from ttt_web.grade.checks import checks
+from ttt_web.grade.child import FILES_WRITTEN
 from ttt_web.grade.judges import minimax
-from ttt_web.grade.report import Failure, Tally, fix_first
-from ttt_web.grade.wrong import INVALID_ACCEPTED, RAISES_ON_VALID, Wrong, failed
+from ttt_web.grade.runner import FILE_BYTES, Student
+from ttt_web.grade.wrong import RAISES_ON_VALID, failed
 
 WRONG_PLAYER = {  # the bug's name in the report: (file, line, replacement)
     "max at the root": ("quick.py", "    pick = max if player(board) == X else min\n", "    pick = max\n"),
@@ -124,7 +130,9 @@ def test_a_minimax_that_never_returns_is_stopped_and_shown_where(tmp_path):
     started = time.monotonic()
     code, out = graded(path, "--only", "minimax", "--call-seconds", "2")
     assert time.monotonic() - started < 30
-    assert code == 1 and "minimax took over 2 s of processor time on this board (a textbook minimax takes about" in out
+    said = "minimax took over 2 s of processor time on this board (a textbook minimax, without memo, takes"
+    assert code == 1 and said in out
+    assert "s on the empty board on this machine)" in out
     assert "and was not deep in a search when stopped: a loop that never ends?" in out
     assert "stopped in your file at" in out and "tictactoe.py:70, in minimax" in out and "while True:" in out
     assert "not checked (gave up after a call ran over 2 s" in out and "FAILED" not in out
@@ -211,6 +219,7 @@ if not os.path.exists(PIDS):
                     f.write(f"{os.getpid()}\\n")
                 time.sleep(300)
             os._exit(0)
+    open(PIDS, "a").close()
     time.sleep(1)
 """
 
@@ -229,8 +238,82 @@ def test_nothing_the_file_starts_outlives_the_grader(tmp_path):
     code, _ = graded(mutant(tmp_path, "quick.py", PLAYER, forks), "--only", "player")
     assert code == 0
     started = [int(line) for line in pids.read_text().split()] if pids.exists() else []
-    assert (len(started) == 8) == (os.getuid() == 0)  # a user other than root cannot fork at all
+    assert started == []  # the student's code starts no process, root's included
     assert not [pid for pid in started if alive(pid)]
+
+
+HIJACK = """import os, sys
+with open(os.path.join(os.getcwd(), "tqdm.py"), "w") as f:
+    f.write("import sys\\nprint('All checks passed.')\\nsys.exit(0)\\n")
+"""
+
+
+@pytest.mark.server
+def test_a_file_cannot_plant_a_module_the_grader_imports(tmp_path):
+    """A file that writes tqdm.py where it runs, on a terminal (where the grader draws tqdm's
+    bar), neither runs it in the grader nor leaves it where the grader was started."""
+    wrong = mutant(tmp_path, "quick.py", "    return 1 if w == X else -1 if w == O else 0\n", "    return 5\n")
+    wrong.write_text(HIJACK + wrong.read_text())
+    where = tmp_path / "cwd"
+    where.mkdir()
+    command = [
+        sys.executable,
+        "-c",
+        f"import sys; sys.path.insert(0, {str(ROOT)!r}); import runpy; "
+        "runpy.run_module('ttt_web.grade', run_name='__main__')",
+        str(wrong),
+        "--only",
+        "utility",
+    ]
+    code, shown = on_a_terminal(command, cwd=where)
+    assert code == 1 and "All checks passed." not in shown, shown
+    assert not (where / "tqdm.py").exists() and not (ROOT / "tqdm.py").exists()
+    code, shown = on_a_terminal(command, cwd=where)  # and a later run there is graded as any other
+    assert code == 1 and "All checks passed." not in shown
+
+
+SLEEPS_FOREVER = """import os, time
+with open(PID, "w") as f:
+    f.write(str(os.getpid()))
+"""
+
+
+@pytest.mark.server
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_the_students_process_ends_with_the_grader(tmp_path, signum):
+    pid_file = tmp_path / "pid"
+    looping = mutant(tmp_path, "quick.py", PLAYER, PLAYER + "    while True:\n        pass\n")
+    looping.write_text(SLEEPS_FOREVER.replace("PID", repr(str(pid_file))) + looping.read_text())
+    grader = grade(looping, "--only", "player")
+    deadline = time.monotonic() + 30
+    while not pid_file.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    student = int(pid_file.read_text())
+    grader.send_signal(signum)
+    grader.communicate(timeout=30)
+    assert grader.returncode == 128 + signum
+    assert not alive(student)
+
+
+FILLS_THE_DISK = """import os
+for n in range(200):
+    try:
+        with open(os.path.join(FOLDER, f"{n}.bin"), "wb") as f:
+            f.write(b"x" * (1 << 20))
+    except OSError:
+        pass
+"""
+
+
+@pytest.mark.server
+def test_the_disk_a_file_can_fill_is_bounded(tmp_path):
+    folder = tmp_path / "filled"
+    folder.mkdir()
+    filling = mutant(tmp_path, "quick.py", PLAYER, PLAYER + textwrap.indent(FILLS_THE_DISK, "    "))
+    filling.write_text(filling.read_text().replace("FOLDER", repr(str(folder))))
+    graded(filling, "--only", "player")
+    written = sum(path.stat().st_size for path in folder.iterdir())
+    assert 0 < written <= FILES_WRITTEN * FILE_BYTES
 
 
 @pytest.mark.server
@@ -249,6 +332,43 @@ def test_a_result_that_only_raises_not_implemented_passes_nothing(tmp_path):
     path = mutant(tmp_path, "quick.py", "    i, j = action\n", "    raise NotImplementedError\n")
     code, report = graded_json(path, "--only", "result")
     assert code == 1 and report["functions"]["result"]["passed"] == 0
+    assert set(report["functions"]["result"]["kinds"]) == {"not written yet"}
+    code, out = graded(path, "--only", "result")
+    assert "  result           0 / 29,726  not written yet (raises NotImplementedError)" in out and "FAILED" not in out
+    said = "Not written yet: result. Only result was checked: the other functions were not (--only)."
+    assert out.rstrip().endswith(said)
+
+
+@pytest.mark.server
+def test_a_written_minimax_is_not_called_unwritten_for_the_terminal_it_calls(tmp_path):
+    """minimax is written and calls terminal, which raises NotImplementedError: the report
+    says terminal is not written yet, never minimax."""
+    written = "def minimax(board):\n    if terminal(board):\n        return None\n"
+    written += "    return sorted(actions(board))[0]\n"
+    path = mutant(tmp_path, "unwritten.py", "def minimax(board):\n    raise NotImplementedError\n", written)
+    code, out = graded(path, "--only", "minimax")
+    assert code == 1 and "why       terminal is not written yet (it raises NotImplementedError)" in out
+    assert "minimax is not written yet" not in out and "Not written yet: minimax" not in out
+    code, out = graded(STUDENTS / "unwritten.py", "--only", "minimax")
+    assert "Not written yet: minimax." in out
+
+
+@pytest.mark.server
+def test_only_says_what_was_checked(tmp_path):
+    """unwritten.py's player is right and its terminal, utility and minimax are not written:
+    --only player passes player and says nothing else was checked."""
+    code, out = graded(STUDENTS / "unwritten.py", "--only", "player")
+    assert code == 0 and "All checks passed." not in out
+    said = "player: all checks passed. Only player was checked: the other functions were not (--only)."
+    assert out.rstrip().endswith(said)
+
+
+@pytest.mark.unit
+def test_the_downloaded_graders_help_names_the_site_it_came_from(tmp_path):
+    (tmp_path / "grader.pyz").write_bytes(bundle.for_site("https://ttt.example.org"))
+    shown = subprocess.run([sys.executable, "-S", "grader.pyz", "--help"], cwd=tmp_path, capture_output=True, text=True)
+    assert shown.returncode == 0 and "(default https://ttt.example.org)" in " ".join(shown.stdout.split())
+    assert "127.0.0.1" not in shown.stdout
 
 
 @pytest.mark.server
@@ -293,27 +413,173 @@ def test_the_grader_runs_on_the_standard_library_alone():
     assert b"Checking winner" in shown and b"Traceback" not in shown
 
 
-def tally(name: str, *kinds: str) -> Tally:
-    counted = Tally(name, unchecked=len(kinds))
-    for kind in kinds:
-        counted.record(Failure("." * 9, None, Wrong("a", "b", "", kind)))
-    return counted
+def mutated(folder: Path, base: str, *changes: tuple[str, str]) -> Path:
+    """tests/students/`base` with each (line, replacement) made, each line found once."""
+    path = mutant(folder, base, *changes[0])
+    for line, replacement in changes[1:]:
+        source = path.read_text()
+        assert source.count(line) == 1, line
+        path.write_text(source.replace(line, replacement))
+    return path
 
 
-@pytest.mark.unit
-def test_fix_first_only_when_the_failure_can_explain_the_later_ones():
-    harmless = {"result": tally("result", INVALID_ACCEPTED), "minimax": tally("minimax", "None returned")}
-    assert fix_first(harmless) is None
-    as_list = {"actions": tally("actions", "not a set"), "minimax": tally("minimax", "None returned")}
-    assert fix_first(as_list) is None
-    wrong = {"player": tally("player", "wrong answers"), "minimax": tally("minimax", "None returned")}
-    assert fix_first(wrong) == "player"
-    alone = {"winner": tally("winner", "wrong answers"), "actions": tally("actions")}
-    assert fix_first(alone) is None
-    chain = {name: tally(name, "wrong answers") for name in ("player", "result", "minimax")}
-    assert fix_first(chain) == "player"
-    apart = chain | {"winner": tally("winner", "missing")}
-    assert fix_first(apart) is None
+NO_ANTI_DIAGONAL = (
+    "    lines += [[board[i][i] for i in range(3)], [board[i][2 - i] for i in range(3)]]\n",
+    "    lines += [[board[i][i] for i in range(3)]]\n",
+)
+ACCEPTS_INVALID = (
+    '    if not (0 <= i < 3 and 0 <= j < 3) or board[i][j] is not EMPTY:\n        raise ValueError("invalid action")\n',
+    "",
+)
+ALWAYS_X = ("    new[i][j] = player(board)\n", "    new[i][j] = X\n")
+
+
+@pytest.mark.server
+def test_fix_first_is_the_function_that_put_right_makes_its_callers_pass(tmp_path):
+    """winner misses the anti-diagonal and result accepts taken cells (which winner does not
+    explain): with a right winner patched in, terminal, utility and minimax pass, so winner is
+    named first; a counting rule was blocked by result's failures."""
+    code, out = graded(mutated(tmp_path, "cs50.py", NO_ANTI_DIAGONAL, ACCEPTS_INVALID))
+    assert code == 1 and "  result      20,687 / 29,726  FAILED in 9,039" in out
+    said = "Fix winner first: with a right winner put in place of yours, terminal, utility and minimax, which call it,"
+    assert said in out.replace("\n", " ")
+
+
+@pytest.mark.server
+def test_no_fix_first_when_the_callers_still_fail_with_it_put_right(tmp_path):
+    """result plays X on every move and minimax maximizes for O too: result's failures could
+    explain minimax's by counting, but with a right result minimax still fails."""
+    max_always = (
+        "    if player(board) == X:\n        return max(actions(board), key=lambda a: min_value(result(board, a)))\n"
+        "    return min(actions(board), key=lambda a: max_value(result(board, a)))\n",
+        "    return max(actions(board), key=lambda a: min_value(result(board, a)))\n",
+    )
+    code, report = graded_json(mutated(tmp_path, "cs50.py", ALWAYS_X, max_always))
+    assert code == 1 and set(failing_functions(report)) == {"result", "minimax"}
+    assert report["fix_first"] is None and report["fixes"] == []
+    code, report = graded_json(mutated(tmp_path, "cs50.py", ALWAYS_X))
+    assert report["fix_first"] == "result" and report["fixes"][0]["callers"] == ["minimax"]
+
+
+@pytest.mark.server
+def test_every_distinct_exception_is_counted_at_its_line(tmp_path):
+    """minimax without its terminal test raises ValueError (min() of no actions) on finished
+    boards and, with max_value starting from None, TypeError nearly everywhere else: both are
+    listed with their counts and their lines, not only the first few shown."""
+    path = mutated(
+        tmp_path,
+        "cs50.py",
+        ("def minimax(board):\n    if terminal(board):\n        return None\n", "def minimax(board):\n"),
+        ("    v = -math.inf\n", "    v = None\n"),
+    )
+    code, report = graded_json(path, "--only", "minimax")
+    minimax_ = report["functions"]["minimax"]
+    lines = path.read_text().splitlines()
+    at = {e["exception"].split(":")[0]: e["at"] for e in minimax_["exceptions"]}
+    assert code == 1 and set(at) == {"TypeError", "ValueError"}
+    assert sum(e["count"] for e in minimax_["exceptions"]) == minimax_["kinds"]["exceptions"]
+    for name, code_line in (("TypeError", "        v = max(v, min_value("), ("ValueError", "    return min(actions(")):
+        line = next(n for n, text in enumerate(lines, 1) if text.startswith(code_line))
+        assert at[name] == f"tictactoe.py:{line}, in " + ("max_value" if name == "TypeError" else "minimax")
+    counts = {e["exception"].split(":")[0]: e["count"] for e in minimax_["exceptions"]}
+    _, out = graded(path, "--only", "minimax")
+    assert (
+        f"    {counts['TypeError']:>6,}  TypeError: " in out and f"    {counts['ValueError']:>6,}  ValueError: " in out
+    )
+
+
+BY_ROW_INDEX = """def actions(board):
+    moves = []
+    for row in board:
+        for j, cell in enumerate(row):
+            if cell is EMPTY:
+                moves.append((board.index(row), j))
+    return moves
+"""
+
+
+@pytest.mark.server
+def test_actions_built_with_row_index_are_told_the_cells_left_out_and_given_twice(tmp_path):
+    """board.index(row) finds the first equal row: on the empty board it gives row 0 three
+    times and leaves rows 1 and 2 out. That is said before the list-versus-set type."""
+    line = "def actions(board):\n    return {(i, j) for i in range(3) for j in range(3) if board[i][j] is EMPTY}\n"
+    code, report = graded_json(mutant(tmp_path, "quick.py", line, BY_ROW_INDEX), "--only", "actions")
+    actions_ = report["functions"]["actions"]
+    assert code == 1 and actions_["kinds"]["wrong answers"] > 0
+    for failure in (f for f in actions_["failures"] if f["kind"] == "wrong answers"):
+        p = failure["position"]
+        rows = [p[3 * i : 3 * i + 3] for i in range(3)]
+        given = [(rows.index(rows[i]), j) for i in range(3) for j in range(3) if p[3 * i + j] == "."]
+        empty = {divmod(n, 3) for n in judge.children(p)}
+        left_out = ", ".join(map(str, sorted(empty - set(given))))
+        twice = ", ".join(map(str, sorted({a for a in given if given.count(a) > 1})))
+        assert failure["why"] == f"{left_out} left out; {twice} given more than once", failure
+
+
+@pytest.mark.server
+def test_a_minimax_that_plays_its_move_on_the_board_given_is_named(tmp_path):
+    line = "    return pick(choices, key=lambda action: value(freeze(result(board, action))))\n"
+    plays = line.replace("return ", "move = ") + "    board[move[0]][move[1]] = player(board)\n    return move\n"
+    code, report = graded_json(mutant(tmp_path, "quick.py", line, plays), "--only", "minimax")
+    changed = [f for f in report["functions"]["minimax"]["failures"] if f["kind"] == "changed the board"]
+    assert code == 1 and changed
+    for failure in changed:
+        p, became = failure["position"], failure["got"].removeprefix("the board changed to ").replace(" / ", "")
+        placed = [n for n in range(9) if p[n] != became[n]]
+        assert len(placed) == 1 and p[placed[0]] == "." and became[placed[0]] == judge.to_move(p)
+        said = "minimax changed the board it was given: it places a mark at "
+        said += f"{divmod(placed[0], 3)} and does not take it back"
+        assert failure["why"].startswith(said), failure
+
+
+FORGETFUL = """answers = {}
+
+
+def minimax(board):
+    if terminal(board):
+        return None
+    key = sum(cell is EMPTY for row in board for cell in row)
+    if key not in answers or answers[key] not in actions(board):
+        answers[key] = best(board)
+    return answers[key]
+
+
+def best(board):
+"""
+
+
+@pytest.mark.server
+def test_state_carried_across_calls_is_named_with_a_way_to_see_it(tmp_path):
+    """A cache keyed by the number of empty cells: each board alone gets a right move, one
+    after another does not. The boards the report names are checked in this process."""
+    path = mutant(
+        tmp_path, "quick.py", "def minimax(board):\n    if terminal(board):\n        return None\n", FORGETFUL
+    )
+    code, report = graded_json(path, "--only", "minimax")
+    carried = next(p for p in report["patterns"] if p["name"] == "State carried across calls")
+    earlier, board = re.search(r"call minimax on (\S+) and then on (\S+) in one run", carried["text"]).groups()
+    assert code == 1 and f"and on {board} alone: the answers differ." in carried["text"]
+    assert right(fresh_minimax(path, [board])[-1], board)
+    assert not right(fresh_minimax(path, [earlier, board])[-1], board)
+
+
+def fresh_minimax(path: Path, boards: list[str]) -> list:
+    """The answers of the file's minimax, freshly imported, called on `boards` in turn."""
+    spec = importlib.util.spec_from_file_location(f"student_{len(boards)}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    marks = {"X": module.X, "O": module.O, ".": module.EMPTY}
+    return [module.minimax([[marks[c] for c in b[r : r + 3]] for r in (0, 3, 6)]) for b in boards]
+
+
+def right(move: tuple, p: str) -> bool:
+    """Does `move` keep the value of `p` (any such move is right)?"""
+    cell = 3 * move[0] + move[1]
+    return cell in judge.children(p) and judge.value(judge.children(p)[cell])[0] == judge.value(p)[0]
+
+
+def failing_functions(report: dict) -> list[str]:
+    return [name for name, f in report["functions"].items() if f["passed"] != f["checked"]]
 
 
 @pytest.mark.server
@@ -329,21 +595,11 @@ def test_unwritten_functions_are_said_once_and_not_blamed_on_another():
     assert out.rstrip().endswith("Not passed: winner. Not written yet: terminal, utility, minimax.")
 
 
-def thrown(name: str, where: str, message: str = "") -> Wrong:
-    return failed({"raised": name, "message": message, "where": [{"function": where}]})
-
-
 @pytest.mark.unit
-def test_a_function_is_fixed_first_only_for_failures_it_can_cause():
-    wrong_winner = tally("winner", "wrong answers")
-    unwritten = Tally("terminal", unchecked=1)
-    unwritten.record(Failure("." * 9, None, thrown("NotImplementedError", "terminal")))
-    assert unwritten.unwritten and fix_first({"winner": wrong_winner, "terminal": unwritten}) is None
-    through = Tally("terminal", unchecked=1)
-    through.record(Failure("." * 9, None, thrown("NotImplementedError", "winner")))
-    assert not through.unwritten and fix_first({"winner": wrong_winner, "terminal": through}) == "winner"
-    assert thrown("ValueError", "result").got == "ValueError"
-    assert thrown("ValueError", "result", "occupied").got == "ValueError: occupied"
+def test_an_exception_reads_with_its_message():
+    thrown = {"raised": "ValueError", "message": "", "where": [{"function": "result"}]}
+    assert failed(thrown).got == "ValueError"
+    assert failed(thrown | {"message": "occupied"}).got == "ValueError: occupied"
 
 
 @pytest.mark.unit
@@ -375,7 +631,7 @@ def test_on_a_terminal_the_table_is_printed_once():
     command = [sys.executable, "-m", "ttt_web.grade", str(STUDENTS / "quick.py"), "--only", "winner"]
     code, shown = on_a_terminal(command)
     assert code == 0 and shown.count("  winner       5,478 / 5,478   ok") == 1, shown
-    assert shown.count("Grading ") == 1 and "All checks passed." in shown
+    assert shown.count("Grading ") == 1 and "winner: all checks passed. Only winner was checked" in shown
 
 
 @pytest.mark.server
@@ -386,3 +642,61 @@ def test_a_missing_function_is_said_once_and_not_fixed_first_by_another():
         assert out.count(f"MISSING: your file has no function named {function}") == 1, out
     assert "Missing from your file: winner, terminal, utility, minimax." in out and "first:" not in out
     assert "The explore links open the explorer at https://ttt.example.org." in out and "make run" not in out
+
+
+TRACED_LINE = re.compile(
+    r"^(>>|  ) *(\d+)  ( *)(\w+)\(([XO.]{3} / [XO.]{3} / [XO.]{3})\) -> (\S+)   minimax value (-?\d)$"
+)
+
+
+@pytest.mark.server
+def test_trace_lists_the_students_calls_beside_each_boards_value_and_marks_where_the_error_starts():
+    """max_calls_max.py's max_value calls max_value: on XO.X.O... its trace marks the first
+    call whose value is wrong while every call under it is right, a max_value on O's turn.
+    Each minimax value said is the judge's."""
+    code, out = graded(STUDENTS / "max_calls_max.py", "--trace", "XO.X.O...")
+    listed = [TRACED_LINE.match(line) for line in out.splitlines()]
+    listed = [m for m in listed if m]
+    assert code == 0 and len(listed) > 20
+    for m in listed:
+        assert int(m[7]) == judge.value(m[5].replace(" / ", ""))[0], m[0]
+    marked = [m for m in listed if m[1] == ">>"]
+    assert len(marked) == 1 and marked[0][4] == "max_value" and int(marked[0][6]) != int(marked[0][7])
+    assert judge.to_move(marked[0][5].replace(" / ", "")) == "O"
+    first_wrong = next(n for n, m in enumerate(listed) if int(m[6]) != int(m[7]))
+    assert listed.index(marked[0]) > first_wrong  # not merely the first wrong value: where it starts
+    under = listed[listed.index(marked[0]) + 1 :]
+    under = under[: next((n for n, m in enumerate(under) if len(m[3]) <= len(marked[0][3])), len(under))]
+    assert under and all(int(m[6]) == int(m[7]) for m in under)
+    assert "explore   http://127.0.0.1:5000/explore/XO.X.O..." in out
+    code, out = graded(STUDENTS / "cs50.py", "--trace", "XO.X.O...")
+    assert ">>" not in out and "Every call that returned a value returned its board's minimax value." in out
+    code, out = graded(STUDENTS / "cs50.py", "--trace", "XXX......")
+    assert code == 2
+
+
+@pytest.mark.server
+def test_the_call_limit_is_the_same_from_one_run_to_the_next():
+    limits = []
+    for _ in range(5):
+        student = Student(str(STUDENTS / "quick.py"))
+        limits.append(student.call_seconds)
+        student.close()
+    assert max(limits) <= 1.2 * min(limits), limits
+
+
+@pytest.mark.server
+def test_a_slow_minimax_is_told_up_front_how_long_the_rest_will_take():
+    """textbook.py searches without memo: at its first board with six empty cells the grader
+    says how much processor time the rest will take; what it then takes is within a factor of 2."""
+    process = grade(STUDENTS / "textbook.py", "--only", "minimax", "--json")
+    out, err = process.communicate(timeout=1200)
+    said = re.search(
+        r"it used ([\d.]+) s of processor time on the 5,144 boards with the most marks, and at that "
+        r"pace the other 334 will take about (\d+) s\s+more",
+        err,
+    )
+    assert said, err
+    used, foreseen = float(said[1]), float(said[2])
+    rest = json.loads(out)["functions"]["minimax"]["cpu_seconds"] - used
+    assert foreseen / 2 <= rest <= foreseen * 2, (foreseen, rest)

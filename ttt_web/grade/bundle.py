@@ -17,14 +17,16 @@ LEFT_OUT = {"cli.py", "download.py", "bundle.py"}  # click's, Flask's and this: 
 SITE_BYTES = 300  # of the site's address in the comment
 STAMP = (2020, 1, 1, 0, 0, 0)  # every entry's date, so that one build is the same as another
 TOP = '"""Tic-tac-toe: the grader of CS50 AI\'s tictactoe.py, on its own (python3 grader.pyz FILE)."""\n'
-MAIN = """import sys
+MAIN = """import os
+import sys
 import zipfile
 
 from ttt_web.grade import main
 
+sys.path[:] = [entry for entry in sys.path if entry and os.path.abspath(entry) != os.getcwd()]
 here = sys.argv[0]
 site = zipfile.ZipFile(here).comment.decode() if zipfile.is_zipfile(here) else ""
-sys.exit(main(["--site", site, *sys.argv[1:]] if site else None))
+sys.exit(main(sys.argv[1:], site) if site else main())
 """
 
 

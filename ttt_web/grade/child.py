@@ -8,7 +8,9 @@ answer is {"got": value, "type": type name} or {"raised": exception name, "messa
 "where": frames in the student's file}, with the call's wall-clock and processor seconds and
 whether the input board changed; for `minimax`, also how many times the student's functions
 were called. Boards travel as 9 characters ("X", "O", ".") and are built with the student's
-own X, O and EMPTY. On SIGUSR1 (the grader's time limit) the child answers
+own X, O and EMPTY. A request {"patch": [names]} puts a right version of each named function
+(`reference`) in place of the student's, for the grader to see whether one function alone
+explains the failures of those that call it. On SIGUSR1 (the grader's time limit) the child answers
 {"stopped": frames} with where the student's code was, and the grader then ends it.
 """
 
@@ -24,9 +26,14 @@ import sys
 import time
 import traceback
 
+YARDSTICK_RUNS = 9  # about 0.2 s in all
 ITEMS = 50  # of a returned list or set, the first this many travel back
 FRAMES = 3  # the innermost frames in the student's file, for an exception or a stop
 COUNTED = ("player", "actions", "result", "winner", "terminal", "utility", "score", "minimax")
+FILES_WRITTEN = 16  # files the student's code may open for writing, each under the grader's size limit
+STARTS_PROGRAMS = {"os.fork", "os.forkpty", "os.exec", "os.posix_spawn", "os.spawn", "os.system", "subprocess.Popen"}
+LOADS_LIBRARIES = {"ctypes.dlopen", "ctypes.dlsym"}  # the way around everything else here
+WRITING = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT
 calls = dict.fromkeys(COUNTED, 0)  # of each function of the student's file, in the current call
 
 
@@ -55,6 +62,65 @@ def counted(function, name: str):
         return function(*args, **kwargs)
 
     return wrapper
+
+
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+
+
+def reference(module) -> dict:
+    """Right versions of the six functions minimax builds on, in the student's own X, O and
+    EMPTY. Here, not imported from the project: this file runs in the student's Python and
+    imports nothing of ours. Each calls only the others here."""
+
+    def marks() -> tuple:
+        return getattr(module, "X", "X"), getattr(module, "O", "O"), getattr(module, "EMPTY", None)
+
+    def player(board):
+        x, o, _ = marks()
+        cells = [cell for row in board for cell in row]
+        return x if cells.count(x) == cells.count(o) else o
+
+    def actions(board):
+        empty = marks()[2]
+        return {(i, j) for i in range(3) for j in range(3) if board[i][j] == empty}
+
+    def result(board, action):
+        if tuple(action) not in actions(board):
+            raise ValueError(f"invalid action {action}")
+        new = [list(row) for row in board]
+        new[action[0]][action[1]] = player(board)
+        return new
+
+    def winner(board):
+        x, o, _ = marks()
+        cells = [cell for row in board for cell in row]
+        for a, b, c in LINES:
+            if cells[a] in (x, o) and cells[a] == cells[b] == cells[c]:
+                return cells[a]
+        return None
+
+    def terminal(board):
+        return winner(board) is not None or not actions(board)
+
+    def utility(board):
+        x, o, _ = marks()
+        won = winner(board)
+        return 1 if won == x else -1 if won == o else 0
+
+    functions = (player, actions, result, winner, terminal, utility)
+    return {function.__name__: function for function in functions}
+
+
+def patched(module, names: list) -> dict:
+    """The student's functions `names` replaced by right ones (`utility` by the name it was
+    found under), still counted."""
+    right = reference(module)
+    done = []
+    for name in (n for n in names if n in right):
+        found = function_for(module, name)[1] if hasattr(module, "score") else name
+        setattr(module, found, counted(right[name], name))
+        done.append(found)
+    return {"got": done, "type": "list"}
 
 
 def to_board(module, text: str) -> list[list]:
@@ -134,10 +200,46 @@ def answer(module, path: str, request: dict) -> dict:
     return reply
 
 
+TRACED = 5000  # calls of the student's functions a trace records, at most
+
+
+def traced(module, path: str, request: dict) -> dict:
+    """minimax on the board under a profiler: each call of a function of the student's file,
+    in the order made, as [depth, function, board (9 characters, or None), value returned]."""
+    own = os.path.abspath(path)
+    calls_: list[list] = []
+    open_: list[int | None] = []
+
+    def profiler(frame, event: str, arg) -> None:
+        code = frame.f_code
+        if event not in ("call", "return") or code.co_name.startswith("<") or os.path.abspath(code.co_filename) != own:
+            return  # not the student's, or a comprehension or lambda of theirs
+        if event == "call":
+            first = frame.f_locals.get(frame.f_code.co_varnames[0]) if frame.f_code.co_argcount else None
+            calls_.append([len(open_) + 1, frame.f_code.co_name, plain(module, first), None])
+            open_.append(len(calls_) - 1 if len(calls_) <= TRACED else None)
+        elif open_:
+            index = open_.pop()
+            if index is not None:
+                calls_[index][3] = plain(module, arg)
+        del calls_[TRACED:]
+
+    board = to_board(module, request["trace"])
+    sys.setprofile(profiler)
+    try:
+        module.minimax(board)
+    except Exception as error:  # the student's exception ends their trace
+        return {"got": calls_, "type": "trace", "raised": type(error).__name__, "message": str(error)[:200]}
+    finally:
+        sys.setprofile(None)
+    return {"got": calls_, "type": "trace"}
+
+
 def yardstick() -> float:
     """Seconds of processor time this Python takes for a fixed piece of plain work (a small
     game tree walked naively), so that the grader can scale its time limits to the machine:
-    processor time, which other processes on a loaded machine do not stretch."""
+    processor time, which other processes on a loaded machine do not stretch. The median of
+    several runs, so that the limit stays the same from one grading to the next."""
 
     def walk(cells: list, mark: str) -> int:
         count = 1
@@ -149,11 +251,38 @@ def yardstick() -> float:
         return count
 
     times = []
-    for _ in range(3):
+    for _ in range(YARDSTICK_RUNS):
         start = time.process_time()
         walk([None] * 8, "X")
         times.append(time.process_time() - start)
-    return min(times)
+    return sorted(times)[len(times) // 2]  # the median: neither a lucky run nor a slow one
+
+
+def guarded() -> None:
+    """From here on, the student's code starts no program, loads no library and opens at most
+    FILES_WRITTEN files for writing (with RLIMIT_FSIZE, a bound on the disk it can fill).
+    Python's audit hooks (PEP 578) see every such call; once added, none can be removed."""
+    opened = 0
+
+    def hook(event: str, args: tuple) -> None:
+        nonlocal opened
+        if event in STARTS_PROGRAMS or event in LOADS_LIBRARIES:
+            raise PermissionError(f"the grader runs your functions only: {event} is not allowed")
+        if event == "open" and writes(args):
+            opened += 1
+            if opened > FILES_WRITTEN:
+                raise PermissionError(f"the grader lets your code open {FILES_WRITTEN} files for writing")
+
+    sys.dont_write_bytecode = True  # no __pycache__ beside the student's file
+    sys.addaudithook(hook)
+
+
+def writes(args: tuple) -> bool:
+    """Whether an "open" audit event's (path, mode, flags) open a file for writing."""
+    _, mode, flags = args
+    if isinstance(mode, str):
+        return any(letter in mode for letter in "wax+")
+    return isinstance(flags, int) and bool(flags & WRITING)
 
 
 def when_stopped(path: str, replies) -> None:
@@ -179,6 +308,7 @@ def main(path: str, measure: bool) -> None:
     sys.path[0] = os.path.dirname(os.path.abspath(path))  # the student's own modules, not ours
     sys.setrecursionlimit(10_000)
     when_stopped(path, replies)
+    guarded()
     try:
         module = load(path)
     except BaseException as error:  # a syntax error, an import that fails, a sys.exit()
@@ -188,7 +318,12 @@ def main(path: str, measure: bool) -> None:
     replies.write(json.dumps({"loaded": True, "yardstick": yardstick() if measure else None}) + "\n")
     counting(module)
     for line in requests:
-        replies.write(json.dumps(answer(module, path, json.loads(line))) + "\n")
+        request = json.loads(line)
+        if "patch" in request:
+            reply = patched(module, request["patch"])
+        else:
+            reply = traced(module, path, request) if "trace" in request else answer(module, path, request)
+        replies.write(json.dumps(reply) + "\n")
 
 
 if __name__ == "__main__":

@@ -31,16 +31,27 @@ def player(p: str, reply: dict) -> Wrong | None:
 
 
 def actions(p: str, reply: dict) -> Wrong | None:
+    """The cells left out and those given twice first (they make minimax fail), then the type
+    (a list of the right cells fails no caller)."""
     expected = {action_of(n) for n, c in enumerate(p) if c == "."}
     if wrong := failed(reply):
         return wrong
+    items = reply["got"]
+    if not isinstance(items, list):
+        return Wrong(shown_set(sorted(expected)), shown(items), "actions must return a set of (i, j) tuples")
+    got = pairs(items)
+    if got != expected or len(items) != len(got):
+        why = "; ".join(filter(None, (set_difference(expected, got), given_twice(items)))) or "not (i, j) pairs"
+        return Wrong(shown_set(sorted(expected)), shown_set(items), why)
     if reply["type"] not in ("set", "frozenset"):
         return Wrong("a set", f"a {reply['type']}", "actions must return a set of (i, j) tuples", NOT_A_SET)
-    got = pairs(reply["got"])
-    if got != expected or len(reply["got"]) != len(got):
-        why = set_difference(expected, got) or "not (i, j) pairs"
-        return Wrong(shown_set(sorted(expected)), shown_set(reply["got"]), why)
     return None
+
+
+def given_twice(items: list) -> str:
+    """The cells a list gives more than once, in words."""
+    twice = sorted({tuple(a) for a in items if isinstance(a, list) and items.count(a) > 1})
+    return f"{', '.join(map(str, twice))} given more than once" if twice else ""
 
 
 def shown_set(items: list) -> str:
@@ -64,7 +75,7 @@ def set_difference(expected: set[Action], got: set[Action]) -> str:
 def result(p: str, n: int, reply: dict) -> Wrong | None:
     mark = to_move(p)
     expected = p[:n] + mark + p[n + 1 :]
-    if wrong := failed(reply, drawn(expected)):
+    if wrong := failed(reply, drawn(expected), p, "result"):
         return wrong
     if reply.get("same"):
         return Wrong("a new board", "the board it was given", "result must return a new board")
@@ -78,8 +89,8 @@ def refused(p: str, action: Action, raised_on_valid: dict[str, Action], reply: d
     same board (`raised_on_valid`: an exception's name, the action that raised it) do not."""
     i, j = action
     why = "that cell is off the board" if not (0 <= i <= 2 and 0 <= j <= 2) else f"that cell is taken by {p[3 * i + j]}"
-    if reply.get("raised") == "NotImplementedError":
-        return Wrong("an exception saying the move is invalid", "NotImplementedError", "result is not written yet")
+    if reply.get("raised") == "NotImplementedError":  # not written yet, as on the valid moves
+        return failed(reply, "an exception saying the move is invalid")
     if "raised" in reply:
         return refusal_judged(reply, why, raised_on_valid)
     if wrong := failed(reply):
@@ -142,7 +153,7 @@ def utility_check(p: str, reply: dict) -> Wrong | None:
 
 def minimax(p: str, reply: dict) -> Wrong | None:
     keep = [] if over(p) else best_actions(p)  # any move that keeps the value is right
-    if wrong := failed(reply, "None" if over(p) else moves_text(keep)):
+    if wrong := failed(reply, "None" if over(p) else moves_text(keep), p, "minimax"):
         return wrong
     got = reply["got"]
     if over(p):

@@ -7,6 +7,11 @@ from __future__ import annotations
 import sys
 import time
 
+try:  # imported now, before any student's file runs: never from a folder that file could write to
+    from tqdm import tqdm
+except ImportError:
+    tqdm = None  # type: ignore[assignment,misc]  # tqdm is optional: the grader runs on the standard library alone
+
 EVERY = 30  # seconds between two lines of progress where no bar can be drawn
 
 
@@ -75,8 +80,6 @@ def progress_bar(total: int, shown: bool):
     lines now and then."""
     if not shown or not sys.stderr.isatty():
         return Lines(total)
-    try:
-        from tqdm import tqdm
-    except ImportError:
+    if tqdm is None:
         return Plain(total)
     return tqdm(total=total, desc="Checking", unit=" calls", file=sys.stderr, leave=False)

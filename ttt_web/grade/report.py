@@ -4,11 +4,13 @@ why, and how long the student's code took."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..core.position import over, to_move
-from .wrong import CALL_FAILURES, INVALID_ACCEPTED, MISSING, NOT_A_SET, NOT_WRITTEN, TIMEOUT, Action, Wrong, counted
+from .wrong import CALL_FAILURES, EXCEPTIONS, MISSING, NOT_WRITTEN, TIMEOUT, Action, Wrong, counted
 
 KEPT = 3  # failures kept per kind of failure, the first met
 CALLERS = {  # which functions a CS50 solution builds on each one
@@ -20,7 +22,6 @@ CALLERS = {  # which functions a CS50 solution builds on each one
     "utility": ("minimax",),
     "minimax": (),
 }
-HARMLESS = {INVALID_ACCEPTED, NOT_A_SET}  # failures that cannot make a caller fail
 
 
 def depending_on(name: str) -> set[str]:
@@ -30,6 +31,20 @@ def depending_on(name: str) -> set[str]:
         found |= frontier
         frontier = {caller for f in frontier for caller in CALLERS[f]} - found
     return found
+
+
+def shape(message: str) -> str:
+    """An exception's name and message with its numbers left out, so that "(0, 1)" and "(2, 2)"
+    read as one message."""
+    return re.sub(r"\d+", "N", message)[:160]
+
+
+def place(where: tuple) -> str:
+    """The line of the student's file an exception came from: file:line, in function."""
+    if not where or not isinstance(where[-1], dict):
+        return "outside your file"
+    frame = where[-1]
+    return f"{frame.get('file')}:{frame.get('line')}, in {frame.get('function')}"
 
 
 @dataclass(frozen=True)
@@ -55,6 +70,7 @@ class Tally:
     movers: Counter = field(default_factory=Counter)  # who was to move where it answered wrong ("" when over)
     failures: list[Failure] = field(default_factory=list)
     parts: dict[str, list[int]] = field(default_factory=dict)  # checks passed and made, per part (result's)
+    exceptions: Counter = field(default_factory=Counter)  # (exception, its message's shape, where): times
 
     @property
     def missing(self) -> bool:
@@ -84,6 +100,8 @@ class Tally:
             self.passed += 1
             return
         self.kinds[failure.wrong.kind] += 1
+        if failure.wrong.kind == EXCEPTIONS:
+            self.exceptions[(shape(failure.wrong.got), place(failure.wrong.where))] += 1
         if failure.wrong.kind not in CALL_FAILURES:  # an answer that is wrong, not a call
             self.movers["" if over(failure.position) else to_move(failure.position)] += 1
         if self.kinds[failure.wrong.kind] <= KEPT:
@@ -118,32 +136,6 @@ class Tally:
     def label(self) -> str:
         return self.found or self.name
 
-    def can_break_callers(self) -> bool:
-        """Could this function's failures make the functions that call it fail?"""
-        return any(kind not in HARMLESS | {TIMEOUT} for kind in self.kinds)
-
-    def explains(self, others: list[Tally]) -> bool:
-        """Could this function's failures be why all the `others` fail? Each calls it,
-        directly or through another, and fails in ways it could cause."""
-        calls_it = {t.name for t in others} <= depending_on(self.name)
-        return bool(others) and calls_it and self.can_break_callers() and all(map(self.could_explain, others))
-
-    def could_explain(self, caller: Tally) -> bool:
-        """Could this function's failures be why `caller` fails? Not when the caller is not
-        written yet, nor when it raises NotImplementedError somewhere this function is not."""
-        unwritten = [f for f in caller.failures if f.wrong.kind == NOT_WRITTEN]
-        through = all(any(frame.get("function") == self.label for frame in f.wrong.where) for f in unwritten)
-        return not caller.unwritten and through
-
-
-def fix_first(tallies: dict[str, Tally]) -> str | None:
-    """The failing function whose failures can explain every other function's failures."""
-    failing = [t for t in tallies.values() if not t.ok]
-    for tally in failing:
-        if tally.explains([other for other in failing if other is not tally]):
-            return tally.name
-    return None
-
 
 def explorer(site: str, position: str, move: object = "") -> str:
     """The explorer's page of `position`, with minimax's answer marked when there is one."""
@@ -155,29 +147,34 @@ def explorer(site: str, position: str, move: object = "") -> str:
     return url
 
 
-def to_json(path: str, tallies: dict[str, Tally], patterns: list, site: str) -> dict:
+def function_json(t: Tally, site: str) -> dict:
+    """One function's findings, as --json gives them."""
+
     def failure(f: Failure) -> dict:
         action = list(f.action) if f.action else None
         wrong = {"expected": f.wrong.expected, "got": f.wrong.got, "why": f.wrong.why, "kind": f.wrong.kind}
         where = {"where": list(f.wrong.where)} if f.wrong.where else {}
         return {"position": f.position, "action": action, **wrong, **where, "explore": link(site, f)}
 
-    functions = {
-        t.name: {
-            "found_as": t.found or t.name,
-            "checked": t.checked,
-            "passed": t.passed,
-            "failed": t.failed,
-            "ran_over": t.kinds[TIMEOUT],
-            "unchecked": t.unchecked,
-            "why_unchecked": t.why_unchecked if t.unchecked else "",
-            "seconds": round(t.seconds, 3),
-            "kinds": dict(t.kinds),
-            "parts": {part: {"passed": passed, "checked": made} for part, (passed, made) in t.parts.items()},
-            "failures": [*map(failure, t.failures)],
-        }
-        for t in tallies.values()
+    return {
+        "found_as": t.found or t.name,
+        "checked": t.checked,
+        "passed": t.passed,
+        "failed": t.failed,
+        "ran_over": t.kinds[TIMEOUT],
+        "unchecked": t.unchecked,
+        "why_unchecked": t.why_unchecked if t.unchecked else "",
+        "seconds": round(t.seconds, 3),
+        "cpu_seconds": round(t.cpu_seconds, 3),
+        "kinds": dict(t.kinds),
+        "parts": {part: {"passed": passed, "checked": made} for part, (passed, made) in t.parts.items()},
+        "failures": [*map(failure, t.failures)],
+        "exceptions": [{"exception": name, "at": at, "count": n} for (name, at), n in t.exceptions.most_common()],
     }
+
+
+def to_json(path: str, tallies: dict[str, Tally], patterns: list, site: str, fixes: Sequence = ()) -> dict:
+    functions = {t.name: function_json(t, site) for t in tallies.values()}
     found = [
         {
             "name": p.name,
@@ -192,7 +189,10 @@ def to_json(path: str, tallies: dict[str, Tally], patterns: list, site: str) -> 
         "file": path,
         "loaded": True,
         "passed": passed,
-        "fix_first": fix_first(tallies),
+        "fix_first": fixes[0].name if fixes else None,
+        "fixes": [
+            {"function": f.name, "callers": list(f.callers), "remade": f.remade, "failed": f.failed} for f in fixes
+        ],
         "functions": functions,
         "patterns": found,
     }

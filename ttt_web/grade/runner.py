@@ -2,8 +2,9 @@
 counted in the process's processor time (so that a loaded machine does not shorten it).
 A call that runs over, a process that dies or a reply that is not one costs that call
 only: the process and everything it started are ended, and it is started again for the
-next call. The student's process runs in a session of its own, with its memory, file
-size and (for a user other than root, whom Linux does not bound) process count limited."""
+next call. The student's process runs in a session of its own and a working folder of its
+own (made for it, removed after), with its memory, file size and (for a user other than root,
+whom Linux does not bound) process count limited."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ import json
 import os
 import resource
 import select
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -33,6 +36,7 @@ YARDSTICKS = 3 * TEXTBOOK  # the per-call limit, in yardsticks of processor time
 WALL_SHARE = 6  # a call also ends after this many times its limit in wall-clock time (sleeping, starved)
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 KEYS = {"got", "raised", "missing"}
+STOPPED = {"timeout", "crashed", "invalid"}  # replies after which the process was started again
 
 
 class LoadError(Exception):
@@ -107,10 +111,12 @@ class Student:
     """A student's tictactoe.py, run by `child.py` in a process of its own."""
 
     def __init__(self, path: str, python: str = sys.executable, call_seconds: float | None = None) -> None:
-        self.path, self.python = path, python
+        self.path, self.python = os.path.abspath(path), python
         self.process: subprocess.Popen | None = None
+        self.folder: str | None = None
         self.buffer = b""
         self.yardstick = 0.0
+        self.patches: tuple[str, ...] = ()  # the functions replaced by right ones, in every process started
         if become_subreaper():
             remember_children()
         self.start()
@@ -123,6 +129,7 @@ class Student:
 
     def start(self) -> None:
         environment = os.environ | {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+        self.folder = tempfile.mkdtemp(prefix="grader-")
         self.process = subprocess.Popen(
             [self.python, *child_script(), self.path, *([] if self.yardstick else ["--yardstick"])],
             stdin=subprocess.PIPE,
@@ -131,31 +138,74 @@ class Student:
             preexec_fn=limit_child,
             start_new_session=True,
             env=environment,
+            cwd=self.folder,
         )
         self.buffer = b""
-        loaded = self.read(START_SECONDS)
+        try:
+            loaded = self.read(START_SECONDS)
+        except BaseException:  # the grader itself told to stop (ended_cleanly) while the file loads
+            self.close()
+            raise
         if not isinstance(loaded, dict) or not loaded.get("loaded"):
             self.close()
             error = loaded.get("error") if isinstance(loaded, dict) else None
             raise LoadError(error or f"the file did not load within {START_SECONDS} s")
-        yardstick = loaded.get("yardstick")
+        self.loaded(loaded)
+
+    def loaded(self, said: dict) -> None:
+        """After the file loaded: the yardstick it measured (the first time), and the patches."""
+        yardstick = said.get("yardstick")
         if not self.yardstick:
             self.yardstick = yardstick if isinstance(yardstick, float) and 0 < yardstick < 60 else 0.04
+        if self.patches:
+            self.send({"patch": list(self.patches)})
+            self.read(START_SECONDS)
 
-    def call(self, name: str, position: str, action=None, seconds: float | None = None, waiting=None) -> dict:
-        """The student's answer to `name(board)` or `name(board, action)`: {"got": ...},
-        {"raised": ...}, {"missing": name}, {"timeout": seconds, "where": frames},
-        {"crashed": code} or {"invalid": what came instead}. Raises LoadError when the file
-        no longer loads after a crash."""
-        seconds = seconds or self.call_seconds
-        request = {"call": name, "board": position} | ({"action": list(action)} if action else {})
+    def fresh(self, patches: tuple[str, ...] = ()) -> None:
+        """A new process for the calls that follow, with right versions of `patches` in place
+        of the student's: nothing a call left behind in the last one reaches them."""
+        self.patches = patches
+        self.restart()
+
+    def send(self, request: dict) -> None:
         assert self.process and self.process.stdin
         try:
             self.process.stdin.write(json.dumps(request).encode() + b"\n")
             self.process.stdin.flush()
         except BrokenPipeError:
             pass  # it died on an earlier call; read() sees the end
+
+    def call(self, name: str, position: str, action=None, seconds: float | None = None, waiting=None) -> dict:
+        """The student's answer to `name(board)` or `name(board, action)`: {"got": ...},
+        {"raised": ...}, {"missing": name}, {"timeout": seconds, "where": frames},
+        {"crashed": code} or {"invalid": what came instead}. Raises LoadError when the file
+        no longer loads after a crash."""
+        request = {"call": name, "board": position} | ({"action": list(action)} if action else {})
+        return self.ask(request, name, seconds, waiting)
+
+    def calls(self, made: list[tuple], seconds: float, waiting=None) -> list[dict]:
+        """The replies to several calls (name, position, action) sent at once, with no round
+        trip between them: one per call, in order, up to and including the first that ran
+        over, ended the process or broke the reply channel (the process is then started again,
+        and the calls after it were not made)."""
+        for name, position, action in made:
+            self.send({"call": name, "board": position} | ({"action": list(action)} if action else {}))
+        replies = []
+        for name, _, _ in made:
+            replies.append(self.received(name, seconds, waiting))
+            if STOPPED & replies[-1].keys():
+                break
+        return replies
+
+    def ask(self, request: dict, name: str, seconds: float | None = None, waiting=None) -> dict:
+        """The reply to `request` (a call of `name`, or its trace), as `call` says."""
+        self.send(request)
+        return self.received(name, seconds or self.call_seconds, waiting)
+
+    def received(self, name: str, seconds: float, waiting=None) -> dict:
+        """The reply to the call of `name` sent last but not yet answered."""
         reply = self.timed(seconds, waiting)
+        assert self.process
         if isinstance(reply, Overran):
             took, code = reply.said(), self.process.poll()  # before the process is ended
             where, depth = self.stopped() if code is None else ([], 0)
@@ -240,3 +290,6 @@ class Student:
                 if stream:
                     stream.close()
         reap_orphans()
+        if self.folder:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None

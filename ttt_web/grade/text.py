@@ -5,17 +5,20 @@ recognised, how long each function took, and what to fix first."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..core.costs import reachable
 from ..core.position import EMPTY_BOARD, over, to_move
 from .checks import INVALID
 from .patterns import Pattern
-from .report import Failure, Tally, explorer, fix_first, link
+from .report import Failure, Tally, explorer, link
 from .wrong import TIMEOUT
 
 LOCAL_SITE = "http://127.0.0.1:5000"  # `make run`'s
 TABLE_HEAD = f"  {'function':<10} {'passed':>7} / {'checked':<7}"
 MUST = {INVALID: " (where result must raise an exception)"}
 SHOWN = 3  # failures drawn per function (at least one of each kind)
+EXCEPTIONS_SHOWN = 12  # distinct exceptions listed per function
 SLOW_SHARE = 0.5  # minimax taking more than this share of the time (and SLOW_SECONDS) earns a hint
 SLOW_SECONDS = 10
 WAITED = 0.25  # minimax computing for less than this share of its time waits (a loaded machine stretches less)
@@ -57,7 +60,14 @@ def shown_failures(tally: Tally) -> list[Failure]:
 
 def failure_lines(tally: Tally, site: str) -> list[str]:
     kinds = ", ".join(f"{kind} {count:,}" for kind, count in tally.kinds.most_common())
-    lines = ["", f"{tally.label}: {tally.status}", *parts_lines(tally), f"  by kind: {kinds}", ""]
+    lines = [
+        "",
+        f"{tally.label}: {tally.status}",
+        *parts_lines(tally),
+        f"  by kind: {kinds}",
+        *exception_lines(tally),
+        "",
+    ]
     said = set()  # each place an exception was raised is shown once
     for failure in shown_failures(tally):
         wrong = failure.wrong
@@ -72,6 +82,18 @@ def failure_lines(tally: Tally, site: str) -> list[str]:
     if tally.name == "minimax" and on_o_only(tally):
         lines += ["  Every position minimax gets wrong has O to move: look at how it chooses for O (MIN).", ""]
     return lines
+
+
+def exception_lines(tally: Tally) -> list[str]:
+    """Every distinct exception (its message's numbers left out), how many times, and the line
+    it came from, the commonest first."""
+    if not tally.exceptions:
+        return []
+    counted_ = tally.exceptions.most_common()
+    lines = ["  exceptions, each with the line of your file it came from:"]
+    lines += [f"    {n:>6,}  {name}\n            at {at}" for (name, at), n in counted_[:EXCEPTIONS_SHOWN]]
+    rest = counted_[EXCEPTIONS_SHOWN:]
+    return lines + ([f"    and {len(rest):,} more, {sum(n for _, n in rest):,} times in all"] if rest else [])
 
 
 def parts_lines(tally: Tally) -> list[str]:
@@ -118,8 +140,17 @@ def slow_lines(minimax: Tally, total: float) -> list[str]:
     return lines
 
 
-def text_report(path: str, tallies: dict[str, Tally], patterns: list[Pattern], site: str, table: bool = True) -> str:
-    """The report; without its `table` when the table was already shown line by line."""
+def text_report(
+    path: str,
+    tallies: dict[str, Tally],
+    patterns: list[Pattern],
+    site: str,
+    table: bool = True,
+    only: str | None = None,
+    fixes: Sequence = (),
+) -> str:
+    """The report; without its `table` when the table was already shown line by line; `only`,
+    the one function checked (--only); `fixes`, the functions that put right make others pass."""
     lines = table_lines(path, tallies) if table else []
     for tally in (t for t in tallies.values() if t.failures and not t.missing and not t.unwritten):  # said in the table
         lines += failure_lines(tally, site)
@@ -127,7 +158,7 @@ def text_report(path: str, tallies: dict[str, Tally], patterns: list[Pattern], s
     lines += timing_lines(tallies)
     if any(t.failures for t in tallies.values()):
         lines += ["", explore_footer(site)]
-    return "\n".join([*lines, "", LEARNING, "", verdict(tallies)])
+    return "\n".join([*lines, "", LEARNING, "", verdict(tallies, only, fixes)])
 
 
 def explore_footer(site: str) -> str:
@@ -163,13 +194,29 @@ def patterns_lines(patterns: list[Pattern], site: str) -> list[str]:
     return lines + (["", *notes] if notes else [])
 
 
-def verdict(tallies: dict[str, Tally]) -> str:
+def verdict(tallies: dict[str, Tally], only: str | None = None, fixes: Sequence = ()) -> str:
     """Passed, or the functions that failed a check, those missing, those not checked in
-    full (a call that ran over is not a failure), and which to fix first."""
+    full (a call that ran over is not a failure), and which to fix first; with `only`, what
+    was checked."""
     said = [listed(heading, names) for heading, names in standing(tallies).items()]
-    if first := fix_first(tallies):
-        said.append(f"Fix {first} first: every other function that fails calls it, and may fail only because of it.")
-    return " ".join(part for part in said if part) or "All checks passed."
+    said += [fix_words(fix) for fix in fixes[:1]]
+    if not only:
+        return " ".join(part for part in said if part) or "All checks passed."
+    checked = " ".join(part for part in said if part) or f"{only}: all checks passed."
+    return f"{checked} Only {only} was checked: the other functions were not (--only)."
+
+
+def fix_words(fix) -> str:
+    """What putting one function right was seen to do (fixes.py)."""
+    callers = " and ".join([", ".join(fix.callers[:-1]), fix.callers[-1]] if len(fix.callers) > 1 else fix.callers)
+    if fix.remade == fix.failed:
+        passed = f"all {fix.failed:,} checks they failed"
+    else:
+        how = "spread over" if fix.complete else "as many as the time allowed, spread over"
+        passed = f"{fix.remade:,} checks they failed ({how} all {fix.failed:,})"
+    return (
+        f"Fix {fix.name} first: with a right {fix.name} put in place of yours, {callers}, which call it, pass {passed}."
+    )
 
 
 def standing(tallies: dict[str, Tally]) -> dict[str, list[str]]:

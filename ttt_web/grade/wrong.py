@@ -11,6 +11,8 @@ MISSING = "missing"
 NOT_A_SET = "not a set"
 INVALID_ACCEPTED = "invalid moves accepted"
 RAISES_ON_VALID = "valid actions raise too"
+EXCEPTIONS = "exceptions"
+CHANGED_BOARD = "changed the board"
 NOT_WRITTEN = "not written yet"  # raises NotImplementedError, as the distribution code's functions do
 DEEP = 4  # calls deep in the student's file: a search under way, not a loop
 Action = tuple[int, int]
@@ -29,13 +31,12 @@ class Wrong:
 
 # The kinds `failed` gives: the call went wrong, so its answer says nothing of how the
 # function chooses.
-CALL_FAILURES = frozenset(
-    {MISSING, TIMEOUT, NOT_WRITTEN, "crashes", "broken replies", "exceptions", "changed the board"}
-)
+CALL_FAILURES = frozenset({MISSING, TIMEOUT, NOT_WRITTEN, "crashes", "broken replies", EXCEPTIONS, "changed the board"})
 
 
-def failed(reply: dict, expected: str = "an answer") -> Wrong | None:
-    """What went wrong with the call itself, whatever the function."""
+def failed(reply: dict, expected: str = "an answer", position: str = "", function: str = "it") -> Wrong | None:
+    """What went wrong with the call itself, whatever the function; `position`, the board it
+    was given, and `function`, its name, to say how it changed the board."""
     if "missing" in reply:
         why = f"tictactoe.py has no function named {reply['missing']}"
         return Wrong("a function by that name", "none", why, MISSING)
@@ -49,19 +50,60 @@ def failed(reply: dict, expected: str = "an answer") -> Wrong | None:
     if "raised" in reply:
         return raised(reply, expected)
     if reply.get("changed"):
-        why = "it changed the board it was given"
         became = reply.get("became")
         got = f"the board changed to {shown(became)}" if is_board(became) else "the board changed"
-        return Wrong("the board given left as it was", got, why, "changed the board")
+        return Wrong("the board given left as it was", got, changed_words(position, became, function), CHANGED_BOARD)
     return None
+
+
+UNDO = {
+    "minimax": "undo each move after trying it, or try it on a new board: result(board, action)",
+    "result": "copy the board (copy.deepcopy(board)) and place the mark on the copy",
+}
+
+
+def changed_words(position: str, became: object, function: str) -> str:
+    """How the board given changed: marks placed on empty cells and left there, when that is all."""
+    said = f"{function} changed the board it was given"
+    placed = marks_placed(position, cells(became))
+    if not placed:
+        return said
+    where = ", ".join(str(divmod(n, 3)) for n in placed)
+    marks = (
+        f"a mark at {where} and does not take it" if len(placed) == 1 else f"marks at {where} and does not take them"
+    )
+    return f"{said}: it places {marks} back ({UNDO.get(function, 'work on a copy')})"
+
+
+def marks_placed(position: str, after: str | None) -> list[int]:
+    """The cells that were empty in `position` and hold a mark `after`, when no other cell changed."""
+    if not position or after is None:
+        return []
+    changed = [n for n in range(9) if after[n] != position[n]]
+    placed = all(position[n] == "." and after[n] in "XO" for n in changed)
+    return changed if placed else []
+
+
+def cells(board: object) -> str | None:
+    """A board as 9 characters (X, O, or . for anything else), or None when it is not one."""
+    if not is_board(board):
+        return None
+    return "".join(c if c in ("X", "O") else "." for row in board for c in row)
 
 
 def raised(reply: dict, expected: str) -> Wrong:
     """The exception the call raised, by name, and its message when it has one."""
     name, message, where = reply["raised"], reply["message"], tuple(reply.get("where") or ())
     if name == "NotImplementedError":
-        return Wrong(expected, name, "it is not written yet", NOT_WRITTEN, where)
-    return Wrong(expected, f"{name}: {message}" if message else name, "it raised an exception", "exceptions", where)
+        return Wrong(expected, name, unwritten_words(where), NOT_WRITTEN, where)
+    return Wrong(expected, f"{name}: {message}" if message else name, "it raised an exception", EXCEPTIONS, where)
+
+
+def unwritten_words(where: tuple) -> str:
+    """Which function is not written yet: the one that raised NotImplementedError, which may
+    be one the called function calls (minimax calling an unwritten terminal)."""
+    raiser = where[-1].get("function") if where and isinstance(where[-1], dict) else None
+    return f"{raiser} is not written yet (it raises NotImplementedError)" if raiser else "it is not written yet"
 
 
 def ran_over(reply: dict) -> str:
@@ -74,7 +116,10 @@ def ran_over(reply: dict) -> str:
         return f"{call} used only {used} of processor time in {wall:g} s: is it waiting (sleep, a lock)?"
     took = f"{call} took over {limit:g} s of processor time on this board"
     if call == "minimax" and reply.get("textbook"):
-        took += f" (a textbook minimax takes about {reply['textbook']:.0f} s here)"
+        took += (
+            f" (a textbook minimax, without memo, takes about {reply['textbook']:.0f} s on the empty board"
+            " on this machine)"
+        )
     depth = reply.get("depth", 0)
     if depth >= DEEP:
         return (
