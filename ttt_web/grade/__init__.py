@@ -30,21 +30,22 @@ READS_INPUT = (
 )
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(site: str = SITE) -> argparse.ArgumentParser:
+    """The options; `site` is the default of --site (grader.pyz's is the site it came from)."""
     prog = f"python3 {os.path.basename(sys.argv[0])}" if sys.argv[0].endswith(".pyz") else "python -m ttt_web.grade"
     parse = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     parse.add_argument("path", help="the student's tictactoe.py")
     parse.add_argument("--only", choices=FUNCTIONS, help="check this one function only")
     parse.add_argument("--python", default=sys.executable, help="the Python that runs the file (default: this one)")
-    parse.add_argument("--site", "--base-url", default=SITE, help=f"where the explorer runs (default {SITE})")
+    parse.add_argument("--site", "--base-url", default=site, help=f"where the explorer runs (default {site})")
     parse.add_argument("--json", action="store_true", help="print the report as JSON")
     parse.add_argument("--call-seconds", type=float, help="time limit for one call (default: scaled to the machine)")
     parse.add_argument("--total-seconds", type=float, default=1800.0, help="bound on the whole run (default 1800)")
     return parse
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+def main(argv: list[str] | None = None, site: str = SITE) -> int:
+    args = parser(site).parse_args(argv)
     try:
         student = Student(args.path, args.python, args.call_seconds)
     except (LoadError, OSError) as error:

@@ -24,7 +24,7 @@ from ttt_web.grade import main
 
 here = sys.argv[0]
 site = zipfile.ZipFile(here).comment.decode() if zipfile.is_zipfile(here) else ""
-sys.exit(main(["--site", site, *sys.argv[1:]] if site else None))
+sys.exit(main(site=site) if site else main())
 """
 
 
