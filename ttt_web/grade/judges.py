@@ -35,12 +35,23 @@ def actions(p: str, reply: dict) -> Wrong | None:
     if wrong := failed(reply):
         return wrong
     if reply["type"] not in ("set", "frozenset"):
-        return Wrong("a set", f"a {reply['type']}", "actions must return a set of (i, j) tuples", NOT_A_SET)
+        why = "actions must return a set of (i, j) tuples" + repeated(reply["got"], reply["type"])
+        return Wrong("a set", f"a {reply['type']}", why, NOT_A_SET)
     got = pairs(reply["got"])
     if got != expected or len(reply["got"]) != len(got):
         why = set_difference(expected, got) or "not (i, j) pairs"
         return Wrong(shown_set(sorted(expected)), shown_set(reply["got"]), why)
     return None
+
+
+def repeated(items: object, kind: str) -> str:
+    """What a list or tuple of actions holds more than once (as the student's minimax would
+    then try it more than once), or nothing."""
+    if not isinstance(items, list):
+        return ""
+    said = [shown(item) for item in items]
+    twice = next((item for item in said if said.count(item) > 1), None)
+    return f"; this {kind} holds {twice} more than once, so minimax tries that action again" if twice else ""
 
 
 def shown_set(items: list) -> str:
