@@ -131,6 +131,7 @@ class Run:
     def record(self, tally: Tally, check: Check, reply: dict) -> None:
         tally.seconds += number(reply.get("seconds", reply.get("wall")))  # a call that ran over says "wall"
         tally.cpu_seconds += number(reply.get("cpu"))
+        tally.queued_seconds += number(reply.get("queued"))
         if isinstance(calls := reply.get("calls"), dict) and calls:
             most = max(calls, key=lambda name: number(calls[name]))
             tally.busiest = max(tally.busiest, (number(calls[most]), str(most), check.position))

@@ -65,6 +65,7 @@ class Tally:
     why_unchecked: str = ""
     seconds: float = 0.0
     cpu_seconds: float = 0.0  # of the seconds, those the student's process computed
+    queued_seconds: float = 0.0  # of the seconds, those it was ready to compute but waited for a processor
     busiest: tuple = ()  # minimax's call that called one function most: (times, the function, position)
     kinds: Counter = field(default_factory=Counter)
     movers: Counter = field(default_factory=Counter)  # who was to move where it answered wrong ("" when over)

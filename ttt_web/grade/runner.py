@@ -86,12 +86,22 @@ def cpu_seconds(pid: int) -> float | None:
         return None
 
 
+def queued_seconds(pid: int) -> float | None:
+    """The seconds process `pid` has waited for a processor while ready to run (its run
+    queue delay, /proc/PID/schedstat's second field, in nanoseconds); None where unreadable."""
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 class Overran:
     """A call's limit, in the processor time of the student's process: how much it used."""
 
     def __init__(self, pid: int, seconds: float, textbook: float) -> None:
         self.pid, self.seconds, self.textbook = pid, seconds, textbook
         self.cpu_start, self.wall_start = cpu_seconds(pid), time.monotonic()
+        self.queued_start = queued_seconds(pid)
 
     def used(self) -> float:
         now = cpu_seconds(self.pid)
@@ -104,7 +114,14 @@ class Overran:
         """What the report says of the call: processor and wall-clock seconds it took."""
         wall = time.monotonic() - self.wall_start
         cpu = self.used() if self.cpu_start is not None else wall
-        return {"cpu": round(cpu, 1), "wall": round(wall, 1), "textbook": round(self.textbook, 1)}
+        now = queued_seconds(self.pid)
+        queued = 0.0 if now is None or self.queued_start is None else now - self.queued_start
+        return {
+            "cpu": round(cpu, 1),
+            "wall": round(wall, 1),
+            "queued": round(queued, 1),
+            "textbook": round(self.textbook, 1),
+        }
 
 
 class Student:

@@ -21,7 +21,7 @@ SHOWN = 3  # failures drawn per function (at least one of each kind)
 EXCEPTIONS_SHOWN = 12  # distinct exceptions listed per function
 SLOW_SHARE = 0.5  # minimax taking more than this share of the time (and SLOW_SECONDS) earns a hint
 SLOW_SECONDS = 10
-WAITED = 0.25  # minimax computing for less than this share of its time waits (a loaded machine stretches less)
+WAITED = 0.25  # minimax computing (or ready to, on a busy machine) for less than this share of its time waits
 REPEATS = 10  # a function called this many times per position reachable: a search that repeats itself
 LEARNING = (
     "This grade is a tool for learning, not an exam: your file runs with your own permissions, and a "
@@ -126,8 +126,10 @@ def slow_lines(minimax: Tally, total: float) -> list[str]:
     """Why minimax took most of the time, from the evidence: processor time it did not use
     (it waited), and calls counted that repeat the search. Slow is not wrong."""
     took = f"Your minimax took {minimax.seconds:.0f} s, {minimax.seconds / total:.0%} of the time your code ran"
-    if minimax.cpu_seconds < WAITED * minimax.seconds:
+    if minimax.cpu_seconds + minimax.queued_seconds < WAITED * minimax.seconds:
         took += f", and computed for only {minimax.cpu_seconds:.1f} s of it: it waits (time.sleep, a lock, input()?)"
+    elif minimax.queued_seconds >= WAITED * minimax.seconds:
+        took += f", {minimax.queued_seconds:.0f} s of it waiting for a processor: the machine was busy"
     lines = [took + ". Being slow is not a failure."]
     times, function, position = minimax.busiest or (0, "", EMPTY_BOARD)
     if times > REPEATS * len(reachable(position)):

@@ -113,6 +113,11 @@ def ran_over(reply: dict) -> str:
     cpu, wall = reply.get("cpu", limit), reply.get("wall", limit)
     if cpu < limit:  # stopped by the wall clock: it hardly ran
         used = f"{cpu:.1f} s" if cpu >= 0.1 else "under 0.1 s"
+        if reply.get("queued", 0) >= (wall - cpu) / 2:  # ready to run, but the machine was busy
+            return (
+                f"{call} used only {used} of processor time in {wall:g} s, as it waited {reply['queued']:g} s for a "
+                "processor: the machine is busy; grade again when it is quieter"
+            )
         return f"{call} used only {used} of processor time in {wall:g} s: is it waiting (sleep, a lock)?"
     took = f"{call} took over {limit:g} s of processor time on this board"
     if call == "minimax" and reply.get("textbook"):

@@ -22,7 +22,7 @@ bp = Blueprint("learn", __name__, url_prefix="/learn")
 cpu_budget.counts(bp)  # the CPU its pages (and its drills') cost strangers, bounded per process
 CACHE = PUBLIC_FOR_A_DAY  # a page that depends on its URL alone
 POSITION_HELP = "A position is 9 characters read row by row: X, O or a dot for an empty cell, like X...O...."
-DEFAULT_LIMITED = "X...O...."
+DEFAULT_LIMITED = "......O.X"  # X wins with best play, and shallow estimates miss it (depth 1 and 2)
 FINISHED = "That game is over: depth-limited search needs a game still going, since a finished game is its utility."
 FIRST_TRACE = core_trace.SHORT_GAME
 bp.register_blueprint(practice.bp)
