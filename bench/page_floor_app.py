@@ -9,13 +9,13 @@ import os
 from flask import session
 
 from bench import jinja_floor_app
-from ttt_web.app import settings
+from ttt_web.app import configure
 from ttt_web.web import sessions, stored_games
 
 instance = os.environ.get("TTT_INSTANCE_DIR") or jinja_floor_app.folder
 os.makedirs(instance, exist_ok=True)
 app = jinja_floor_app.floor_app("page_floor")
-app.config.from_mapping(settings(instance))
+configure(app.config, instance)
 app.config["SECRET_KEY"] = "yardstick"
 sessions.init_app(app)
 floor_page = app.view_functions["play.index"]

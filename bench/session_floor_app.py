@@ -10,13 +10,13 @@ import tempfile
 
 from flask import Flask, redirect, session
 
-from ttt_web.app import settings
+from ttt_web.app import configure
 from ttt_web.web import sessions
 
 instance = os.environ.get("TTT_INSTANCE_DIR") or tempfile.mkdtemp(prefix="ttt-session-floor-")
 os.makedirs(instance, exist_ok=True)
 app = Flask(__name__)
-app.config.from_mapping(settings(instance))
+configure(app.config, instance)
 app.config["SECRET_KEY"] = "yardstick"
 sessions.init_app(app)
 
