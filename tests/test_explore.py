@@ -341,7 +341,8 @@ def test_a_losing_move_that_loses_sooner_is_called_quicker_not_slower(client):
 
 @pytest.mark.slow
 def test_every_moves_line_compares_its_depth_with_the_best_as_the_judge_says(tmp_path):
-    client = create_app({"SECRET_KEY": "s", "DATABASE": str(tmp_path / "ttt.sqlite3")}).test_client()
+    unbounded = {"CPU_BUDGET_PER_NETWORK": "1000000 per second", "CPU_BUDGET": "1000000 per second"}
+    client = create_app({"SECRET_KEY": "s", "DATABASE": str(tmp_path / "ttt.sqlite3"), **unbounded}).test_client()
     said = set()
     for pos in sorted(p for p in judge.reachable() if not judge.is_over(p)):
         items = {
