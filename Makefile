@@ -7,17 +7,24 @@ SYSTEM_PACKAGES := chromium redis-server fonts-dejavu-core
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
+# pytest-xdist: two processes, a test module's tests in one (its module fixtures are made once)
+PARALLEL := -n 2 --dist loadscope
+# make check's tests, and make test's unit tests, run where no server may start (tests/isolation/run)
+ISOLATED := tests/isolation/run
+
 .PHONY: run test check lint format system-packages bench clean
 
 run: $(VENV)/.run-installed
 	$(VENV)/bin/gunicorn -c gunicorn.conf.py --bind $(HOST):$(PORT) --access-logfile - wsgi:app
 
+# Every test once: the unit tests (the slow ones too) where no server may start, then the others.
 test: lint system-packages
-	$(PY) -m pytest
+	$(ISOLATED) $(PY) -m pytest -q -m unit $(PARALLEL)
+	$(PY) -m pytest -q -m "not unit" $(PARALLEL)
 
-# The fast loop: lint and the unit tests (no server, no browser), on two processes (pytest-xdist).
+# The fast loop: lint and the unit tests but the slow ones: no server, no Redis, no browser.
 check: lint
-	$(PY) -m pytest -q -m "unit and not slow" -p no:cacheprovider -n 2
+	$(ISOLATED) $(PY) -m pytest -q -m "unit and not slow" $(PARALLEL)
 
 lint: $(VENV)/.test-installed
 	$(PY) -m ruff check .
@@ -59,4 +66,4 @@ system-packages:
 	fi
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis screenshots
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis screenshots mutants

@@ -1,29 +1,22 @@
-"""Attacks with eight players moving meanwhile, on both stores: the players keep at least half
-the moves they make alone in the same run, a newcomer is always served, and every stored game
-is legal afterwards (replayed by the independent judge)."""
+"""Attacks with eight players moving meanwhile, on SQLite (what an attack costs the server does
+not depend on the store): the players keep at least half the moves they make alone in the same
+run, a newcomer is always served, and every stored game is legal afterwards (replayed by the
+independent judge)."""
 
 import time
 from types import SimpleNamespace
 
 import pytest
-import redis
 
 from tests import attacks, servers
 from tests.conftest import records
 
-pytestmark = pytest.mark.server
-
 SECONDS = 4  # of play alone, then of play under attack
 
 
-@pytest.fixture(params=["sqlite", "redis"])
-def env(request, tmp_path):
-    extra = {"TTT_NEW_ROOM_LIMIT": "1000 per minute"}
-    if request.param == "redis":
-        url = request.getfixturevalue("redis_server").url
-        redis.Redis.from_url(url).flushdb()
-        extra["REDIS_URL"] = url
-    return servers.app_env(tmp_path, **extra)
+@pytest.fixture
+def env(tmp_path):
+    return servers.app_env(tmp_path, TTT_NEW_ROOM_LIMIT="1000 per minute")
 
 
 def assert_every_game_legal(env: dict) -> None:
@@ -33,8 +26,8 @@ def assert_every_game_legal(env: dict) -> None:
     assert len(games) >= 8 and all(attacks.legal(moves) for moves in games)
 
 
-def test_a_flood_of_review_pictures_leaves_players_their_moves(env):
-    with servers.gunicorn(env, workers=2) as base, attacks.Players(base) as players:
+def test_a_flood_of_review_pictures_leaves_players_their_moves(env, gunicorn):
+    with gunicorn(env, workers=2) as base, attacks.Players(base) as players:
         alone = players.count_for(SECONDS)
         with attacks.PictureFlood(base, 2) as flood:
             time.sleep(0.5)
@@ -47,11 +40,11 @@ def test_a_flood_of_review_pictures_leaves_players_their_moves(env):
     assert_every_game_legal(env)
 
 
-def test_a_flood_of_event_streams_leaves_players_their_moves(env):
+def test_a_flood_of_event_streams_leaves_players_their_moves(env, gunicorn):
     """The issue's attack (7 addresses x 400 streams against 1,000 connections a worker),
     scaled down 3 to 1 so that the refusals take this test no more than a second or two."""
     env = {**env, "TTT_WORKER_CONNECTIONS": "330", "TTT_STREAMS": "80"}
-    with servers.gunicorn(env, workers=2) as base:
+    with gunicorn(env, workers=2) as base:
         host = servers.HttpClient(base, source="127.0.6.1")
         paths = [host.post("/room/new").headers["Location"] + "/events" for _ in range(3)]
         with attacks.Players(base) as players:

@@ -283,7 +283,6 @@ def test_one_move_back_lists_every_live_parent(client):
     assert Page(client.get("/explore/").text).root.by_id("parents") is None
 
 
-@pytest.mark.unit
 @pytest.mark.parametrize("pos", [".........", "XX.OO....", "X...O....", "XO.XO....", "XOXOX....", "XXXOO...."])
 def test_a_students_answer_is_marked_and_judged_as_the_judge_says(client, pos):
     answers = [None, *((i, j) for i in range(3) for j in range(3))]
@@ -310,7 +309,6 @@ def test_a_students_answer_is_marked_and_judged_as_the_judge_says(client, pos):
             assert words.get(outcome, "loses") in verdict, verdict
 
 
-@pytest.mark.unit
 def test_a_students_answer_written_otherwise_gets_a_clear_page(client):
     response = client.get("/explore/XX.OO....?student=c1")
     assert response.status_code == 400 and "i,j" in Page(response.text)["error-description"].text

@@ -300,7 +300,6 @@ def tally(name: str, *kinds: str) -> Tally:
     return counted
 
 
-@pytest.mark.unit
 def test_fix_first_only_when_the_failure_can_explain_the_later_ones():
     harmless = {"result": tally("result", INVALID_ACCEPTED), "minimax": tally("minimax", "None returned")}
     assert fix_first(harmless) is None
@@ -333,7 +332,6 @@ def thrown(name: str, where: str, message: str = "") -> Wrong:
     return failed({"raised": name, "message": message, "where": [{"function": where}]})
 
 
-@pytest.mark.unit
 def test_a_function_is_fixed_first_only_for_failures_it_can_cause():
     wrong_winner = tally("winner", "wrong answers")
     unwritten = Tally("terminal", unchecked=1)
@@ -346,7 +344,6 @@ def test_a_function_is_fixed_first_only_for_failures_it_can_cause():
     assert thrown("ValueError", "result", "occupied").got == "ValueError: occupied"
 
 
-@pytest.mark.unit
 def test_minimax_answers_read_as_what_they_are():
     empty_tuple = minimax("X........", {"got": [], "type": "tuple", "changed": False})
     assert empty_tuple.kind == "not an action" and "not an empty cell" not in empty_tuple.why

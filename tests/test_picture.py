@@ -16,9 +16,6 @@ from ttt_web.review import caption as caption_module
 from ttt_web.review import picture
 from ttt_web.review.caption import captioned
 
-pytestmark = pytest.mark.unit
-
-
 BOARDS = [
     ("XOXOOXXXO", ()),  # a draw: every cell's mark
     (".XOXO.OX.", (2, 4, 6)),  # O's line over O's marks, beside X's

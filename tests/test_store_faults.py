@@ -19,8 +19,6 @@ from tests.conftest import Player, read_only, records
 from ttt_web.app import create_app
 from ttt_web.core.game import Game
 
-pytestmark = pytest.mark.server
-
 
 def make_app(directory, **config):
     return create_app({"SECRET_KEY": "s", "DATABASE": str(directory / "ttt.sqlite3"), **config})
@@ -99,7 +97,7 @@ def test_ten_thousand_cookieless_page_views_store_nothing(app, stored):
     assert stored() == 0
 
 
-def test_a_write_that_lost_the_race_changes_nothing_and_says_so(app):
+def test_a_write_that_lost_the_race_changes_nothing_and_says_so(app, both_stores):
     """Someone else writes the session between this move's read and its write: the move is
     refused with 409, the other write stands, and the next move goes through."""
     store, table = app.extensions["ttt.store"], app.session_interface.table
@@ -123,8 +121,8 @@ def test_a_write_that_lost_the_race_changes_nothing_and_says_so(app):
     assert player.page().marks.count(".") == 5
 
 
-def test_a_redis_that_is_down_answers_503_and_play_resumes(tmp_path):
-    server = servers.RedisServer(tmp_path / "redis").start()
+def test_a_redis_that_is_down_answers_503_and_play_resumes(tmp_path, redis_servers):
+    server = redis_servers(tmp_path / "redis").start()
     try:
         app = create_app({"SECRET_KEY": "s", "REDIS_URL": server.url})
         player = Player(app.test_client())
@@ -141,13 +139,13 @@ def test_a_redis_that_is_down_answers_503_and_play_resumes(tmp_path):
 
 
 @pytest.mark.parametrize("victim", ["worker", "server"])
-def test_kill_9_mid_writes_loses_at_most_the_requests_in_flight(tmp_path, victim):
+def test_kill_9_mid_writes_loses_at_most_the_requests_in_flight(tmp_path, victim, gunicorn):
     """Players move as fast as they can while a worker (or the whole server) is killed with
     SIGKILL: the database passes its integrity check, and every player's game is there and
     legal."""
     env = servers.app_env(tmp_path, TTT_NEW_SESSION_LIMIT="1000 per minute")
     database = tmp_path / "instance" / "ttt.sqlite3"
-    with servers.gunicorn(env, workers=2) as base:
+    with gunicorn(env, workers=2) as base:
         players = [Player(servers.HttpClient(base, timeout=5)) for _ in range(8)]
         stop, moved = threading.Event(), [threading.Event() for _ in players]
 
