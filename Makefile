@@ -7,8 +7,10 @@ SYSTEM_PACKAGES := chromium redis-server fonts-dejavu-core
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-# pytest-xdist: two processes, a test module's tests in one (its module fixtures are made once)
-PARALLEL := -n 2 --dist loadscope
+# pytest-xdist: two processes, each taking the next test; for servers, a module's tests in one
+# process (its module fixtures, servers among them, are made once)
+PARALLEL := -n 2 --dist worksteal
+PER_MODULE := -n 2 --dist loadscope
 # make check's tests, and make test's unit tests, run where no server may start (tests/isolation/run)
 ISOLATED := tests/isolation/run
 
@@ -17,10 +19,12 @@ ISOLATED := tests/isolation/run
 run: $(VENV)/.run-installed
 	$(VENV)/bin/gunicorn -c gunicorn.conf.py --bind $(HOST):$(PORT) --access-logfile - wsgi:app
 
-# Every test once: the unit tests (the slow ones too) where no server may start, then the others.
+# Every test once: the unit tests (the slow ones too) where no server may start, then the others
+# (those run even if a unit test failed; make test fails if either run did).
 test: lint system-packages
-	$(ISOLATED) $(PY) -m pytest -q -m unit $(PARALLEL)
-	$(PY) -m pytest -q -m "not unit" $(PARALLEL)
+	$(ISOLATED) $(PY) -m pytest -q -m unit $(PARALLEL); unit=$$?; \
+	$(PY) -m pytest -q -m "not unit" $(PER_MODULE); others=$$?; \
+	[ $$unit = 0 ] && [ $$others = 0 ]
 
 # The fast loop: lint and the unit tests but the slow ones: no server, no Redis, no browser.
 check: lint

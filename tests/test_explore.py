@@ -71,10 +71,14 @@ def two_levels(pos: str) -> list[tuple[str, int]]:
     return below
 
 
+PARTS = 4  # the positions in four parts, each once: make test's two processes share them
+
+
 @pytest.mark.slow
-def test_every_reachable_position_explained_as_the_judge_says(tmp_path):
+@pytest.mark.parametrize("part", range(PARTS))
+def test_every_reachable_position_explained_as_the_judge_says(tmp_path, part):
     client = create_app({"SECRET_KEY": "s", "DATABASE": str(tmp_path / "ttt.sqlite3")}).test_client()
-    for pos in sorted(judge.reachable()):
+    for pos in sorted(judge.reachable())[part::PARTS]:
         response = client.get(f"/explore/{pos}")
         assert response.status_code == 200, pos
         page = Page(response.text)
