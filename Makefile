@@ -7,18 +7,29 @@ SYSTEM_PACKAGES := chromium redis-server nginx fonts-dejavu-core fonts-noto-core
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
+# pytest-xdist: two processes, each taking the next test; for servers, a module's tests in one
+# process (its module fixtures, servers among them, are made once)
+PARALLEL := -n 2 --dist worksteal
+PER_MODULE := -n 2 --dist loadscope
+# make check's tests, and make test's unit tests, run where no server may start (tests/isolation/run)
+ISOLATED := tests/isolation/run
+
 .PHONY: run test check lint format system-packages nginx bench clean
 
 # nginx on HOST:PORT in front of gunicorn on a unix socket (deploy/front.py, deploy/nginx.conf); ctrl-C stops both.
 run: $(VENV)/.run-installed nginx
 	$(PY) deploy/front.py --host $(HOST) --port $(PORT)
 
+# Every test once: the unit tests (the slow ones too) where no server may start, then the others
+# (those run even if a unit test failed; make test fails if either run did).
 test: lint system-packages
-	$(PY) -m pytest
+	$(ISOLATED) $(PY) -m pytest -q -m unit $(PARALLEL); unit=$$?; \
+	$(PY) -m pytest -q -m "not unit" $(PER_MODULE); others=$$?; \
+	[ $$unit = 0 ] && [ $$others = 0 ]
 
-# The fast loop: lint and the unit tests (no gunicorn, no browser; some start a redis-server), on two processes (pytest-xdist).
+# The fast loop: lint and the unit tests but the slow ones: no server, no Redis, no browser.
 check: lint
-	$(PY) -m pytest -q -m "unit and not slow" -p no:cacheprovider -n 2
+	$(ISOLATED) $(PY) -m pytest -q -m "unit and not slow" $(PARALLEL)
 
 lint: $(VENV)/.test-installed
 	$(PY) -m ruff check .
@@ -69,4 +80,4 @@ system-packages:
 	fi
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis screenshots
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis screenshots mutants

@@ -1,5 +1,4 @@
 import contextlib
-import inspect
 import json
 import os
 import sqlite3
@@ -39,38 +38,70 @@ class CompiledTemplates(BytecodeCache):
 
 TicTacToe.jinja_options = {**TicTacToe.jinja_options, "bytecode_cache": CompiledTemplates()}
 
-KINDS = ("unit", "server", "browser")
-BROWSER_FIXTURES = {"page", "context", "browser"}
-SERVER_FIXTURES = {"live_server", "redis_server", "redis_cluster"}
-SERVER_CALLS = ("servers.gunicorn(", "servers.make_run(", "RedisServer(")
+# How a test gets its kind (pyproject.toml's markers), from the fixtures it uses, never from its text:
+#   browser  it uses Chromium: page, context or browser (pytest-playwright's fixtures);
+#   server   it starts servers of its own: live_server, gunicorn or make_run (tests/servers.py's, handed out
+#            by fixtures), or it is marked `server` by hand (the grader's child process);
+#   redis    it uses Redis: redis_server, redis_servers, any fixture named redis..., or the app on Redis
+#            (the "redis" case of STORES, as `both_stores` makes it);
+#   unit     none of these: no process of its own (make check runs these, and only these).
+# The first that applies is the kind. Through another fixture counts too (a fixture that uses live_server
+# makes its tests server tests). A new fixture that starts servers says its kind with @kind("server") (or
+# "redis", "browser") under its @pytest.fixture; a fixture named redis... is a Redis fixture as it is.
+# A unit test that starts a server through tests/servers.py fails (servers.refuse_starts), and make check
+# runs with a stand-in redis-server first on PATH that fails it if it is started (tests/isolation/).
+# The store: app_factory, app, client and play are on SQLite; a test of the store's own behaviour
+# (compare-and-set, caps, expiry, write_all, failures, live events) requests `both_stores` and runs on each.
+KINDS = ("browser", "server", "redis")  # in order: the first a test uses is its kind; none: unit
+FIXTURE_KINDS = {"page": "browser", "context": "browser", "browser": "browser"}
+STORES = ("sqlite", "redis")  # app_factory's parameters: a test parametrised with "redis" is a Redis test
+
+
+def kind(of: str):
+    """Under @pytest.fixture: the tests that use this fixture are of kind `of`."""
+
+    def register(fixture):
+        FIXTURE_KINDS[fixture.__name__] = of
+        return fixture
+
+    return register
+
+
+def pytest_generate_tests(metafunc):
+    if "both_stores" in metafunc.fixturenames:
+        metafunc.parametrize("app_factory", STORES, indirect=True)
 
 
 def pytest_collection_modifyitems(items):
-    """Every test is of one kind (pyproject.toml's markers): one marked by hand keeps its mark;
-    the others are told by what they use: Chromium, a server of their own (gunicorn or
-    redis-server, the app on Redis included), or neither, a unit test (`make check`)."""
+    """Every test gets its kind (above); one marked `unit` by hand that uses a server is an error."""
+    wrong = []
     for item in items:
-        if not any(item.get_closest_marker(kind) for kind in KINDS):
-            item.add_marker(kind_of(item))
+        found = kind_of(item)
+        if found != "unit" and item.get_closest_marker("unit"):
+            wrong.append(item.nodeid)
+        if not item.get_closest_marker(found):
+            item.add_marker(found)
+    if wrong:
+        raise pytest.UsageError(f"marked unit by hand but using a server (tests/conftest.py): {wrong}")
 
 
 def kind_of(item) -> str:
-    fixtures = set(getattr(item, "fixturenames", ()))
-    if fixtures & BROWSER_FIXTURES:
-        return "browser"
+    used = {FIXTURE_KINDS.get(name, "redis" if name.startswith("redis") else "unit") for name in item.fixturenames}
+    used |= {kind for kind in KINDS if item.get_closest_marker(kind)}
     params = getattr(getattr(item, "callspec", None), "params", {})
-    if fixtures & SERVER_FIXTURES or "redis" in params.values() or starts_servers(item):
-        return "server"
-    return "unit"
+    if "redis" in params.values():  # a store chosen by a parameter: STORES
+        used.add("redis")
+    return next((kind for kind in KINDS if kind in used), "unit")
 
 
-def starts_servers(item) -> bool:
-    """Whether the test's own code starts a server through tests/servers.py."""
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """A unit test may start no server (tests/servers.py refuses it)."""
+    servers.refuse_starts(item.nodeid if item.get_closest_marker("unit") else None)
     try:
-        source = inspect.getsource(item.function)
-    except (OSError, TypeError):
-        return False
-    return any(call in source for call in SERVER_CALLS)
+        return (yield)
+    finally:
+        servers.refuse_starts(None)
 
 
 @pytest.fixture(scope="session")
@@ -83,6 +114,7 @@ def browser_type_launch_args():
 
 
 @pytest.fixture(scope="session")
+@kind("server")
 def live_server(tmp_path_factory):
     """The server every browser test shares. Its visitors all come from 127.0.0.1, faster than
     any school: the limits on new players and rooms (tested in test_hostile) are lifted here."""
@@ -103,23 +135,52 @@ def browser_context_args(browser_context_args, live_server):
 
 
 @pytest.fixture(scope="session")
+@kind("server")
+def gunicorn():
+    """servers.gunicorn: serves the app in a gunicorn of its own (a context manager)."""
+    return servers.gunicorn
+
+
+@pytest.fixture(scope="session")
+@kind("server")
+def make_run():
+    """servers.make_run: `make run` itself (a context manager)."""
+    return servers.make_run
+
+
+@pytest.fixture(scope="session")
+def redis_servers():
+    """RedisServer: a redis-server of the test's own, in a directory, to start and stop."""
+    return RedisServer
+
+
+@pytest.fixture(scope="session")
 def redis_server(tmp_path_factory):
+    """The redis-server the tests on Redis share (flushed by app_factory)."""
     server = RedisServer(tmp_path_factory.mktemp("redis")).start()
     yield server
     server.stop()
 
 
-@pytest.fixture(params=["sqlite", "redis"])
+@pytest.fixture
 def app_factory(request, tmp_path):
-    """Makes the app, with extra config, on each store: embedded SQLite, and Redis."""
+    """Makes the app, with extra config, on SQLite; on Redis too when the test requests
+    `both_stores` (or parametrises app_factory with STORES, indirectly)."""
     config = {"TESTING": True, "SECRET_KEY": "test-secret", "DATABASE": str(tmp_path / "db" / "ttt.sqlite3")}
     # The explorer's and students' pages walked whole on a busy machine: test_cpu_budget sets its own.
     config |= {"CPU_BUDGET_PER_NETWORK": "100000000 per minute", "CPU_BUDGET": "100000000 per minute"}
-    if request.param == "redis":
+    if getattr(request, "param", "sqlite") == "redis":
         server = request.getfixturevalue("redis_server")
         redis.Redis.from_url(server.url).flushdb()
         config["REDIS_URL"] = server.url
     return lambda **extra: server_like(create_app({**config, **extra}))
+
+
+@pytest.fixture
+def both_stores(request, app_factory) -> str:
+    """Requested by a test of the store's own behaviour: it runs on SQLite and on Redis
+    (pytest_generate_tests parametrises app_factory, so app, client and play follow); the store."""
+    return request.node.callspec.params["app_factory"]
 
 
 @pytest.fixture

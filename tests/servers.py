@@ -29,6 +29,23 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+REFUSING: str | None = None  # the unit test running now, if one is: it may start no server
+
+
+def refuse_starts(test: str | None) -> None:
+    """From now on, refuse to start a server for `test`, a unit test (None: start them)."""
+    global REFUSING
+    REFUSING = test
+
+
+def may_start(what: str) -> None:
+    if REFUSING:
+        raise RuntimeError(
+            f"{REFUSING} is a unit test but starts {what}: start it through a fixture that gives the test "
+            "its kind (gunicorn, make_run, redis_servers, or one marked with @kind; tests/conftest.py)"
+        )
+
+
 def require(command: str, package: str) -> str:
     path = shutil.which(command)
     if path is None:
@@ -76,6 +93,7 @@ def all_pids(base: str) -> list[int]:
 def gunicorn(env: dict[str, str], workers: int = 2, app: str = "wsgi:app", log: Path | None = None, port: int = 0):
     """Serve `app` from the project root with the project's gunicorn.conf.py, as `make run`
     and docs/deploy.md's deployment do, on `port` (by default a free one); yields the base URL."""
+    may_start("gunicorn")
     port = port or free_port()
     command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")]
     command += ["--workers", str(workers), "--bind", f"127.0.0.1:{port}", app]
@@ -96,6 +114,7 @@ def gunicorn(env: dict[str, str], workers: int = 2, app: str = "wsgi:app", log: 
 @contextlib.contextmanager
 def make_run(env: dict[str, str]):
     """`make run` itself, as the README gives it, on a free port; yields the base URL."""
+    may_start("make run")
     port = free_port()
     command = [require("make", "make"), "--no-print-directory", "run", f"PORT={port}"]
     process = subprocess.Popen(
@@ -147,6 +166,7 @@ class RedisServer:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> RedisServer:
+        may_start("redis-server")
         self.directory.mkdir(parents=True, exist_ok=True)
         command = [self.binary, "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.directory)]
         command += ["--save", "", "--appendonly", "yes", "--appendfsync", self.fsync, "--protected-mode", "yes"]

@@ -2,14 +2,10 @@
 every move of every reachable position: "I slipped" only when its move lowered its outcome,
 "every move loses" only when it had no better, and the moves counted to the end."""
 
-import pytest
-
 from tests import judge
 from ttt_web.core.game import Game
 from ttt_web.core.position import action_of, board, cell_name
 from ttt_web.core.words import ai_move_words, ai_says
-
-pytestmark = pytest.mark.unit
 
 
 def for_ai(pos: str, u: int) -> int:

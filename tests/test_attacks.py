@@ -7,24 +7,16 @@ import time
 from types import SimpleNamespace
 
 import pytest
-import redis
 
 from tests import attacks, servers
 from tests.conftest import records
 
-pytestmark = pytest.mark.server
-
 SECONDS = 4  # of play alone, then of play under attack
 
 
-@pytest.fixture(params=["sqlite", "redis"])
-def env(request, tmp_path):
-    extra = {"TTT_NEW_ROOM_LIMIT": "1000 per minute"}
-    if request.param == "redis":
-        url = request.getfixturevalue("redis_server").url
-        redis.Redis.from_url(url).flushdb()
-        extra["REDIS_URL"] = url
-    return servers.app_env(tmp_path, **extra)
+@pytest.fixture
+def env(tmp_path):
+    return servers.app_env(tmp_path, TTT_NEW_ROOM_LIMIT="1000 per minute")
 
 
 def assert_every_game_legal(env: dict) -> None:
@@ -39,8 +31,8 @@ def room_events(base: str, count: int = 3) -> list[str]:
     return [host.post("/room/new").headers["Location"] + "/events" for _ in range(count)]
 
 
-def test_a_flood_of_review_pictures_leaves_players_their_moves(env):
-    with servers.make_run(env) as base, attacks.Players(base) as players:
+def test_a_flood_of_review_pictures_leaves_players_their_moves(env, make_run):
+    with make_run(env) as base, attacks.Players(base) as players:
         alone = players.count_for(SECONDS)
         with attacks.PictureFlood(base, 2) as flood:
             time.sleep(0.5)
@@ -53,9 +45,9 @@ def test_a_flood_of_review_pictures_leaves_players_their_moves(env):
     assert_every_game_legal(env)
 
 
-def test_a_flood_of_event_streams_leaves_players_their_moves(env):
+def test_a_flood_of_event_streams_leaves_players_their_moves(env, make_run):
     """7 addresses x 400 streams, each refused one asked again after its Retry-After."""
-    with servers.make_run(env) as base:
+    with make_run(env) as base:
         paths = room_events(base)
         with attacks.Players(base) as players:
             alone = players.count_for(SECONDS)
@@ -70,11 +62,11 @@ def test_a_flood_of_event_streams_leaves_players_their_moves(env):
     assert_every_game_legal(env)
 
 
-def test_streams_refused_and_asked_again_every_second_leave_players_their_moves(tmp_path):
+def test_streams_refused_and_asked_again_every_second_leave_players_their_moves(tmp_path, make_run):
     """20 addresses x 50 streams, each refused one asked again a second later: the players
     keep their moves, and a fresh connection is answered at once."""
     env = servers.app_env(tmp_path, TTT_NEW_ROOM_LIMIT="1000 per minute")
-    with servers.make_run(env) as base:
+    with make_run(env) as base:
         paths = room_events(base)
         with attacks.Players(base) as players:
             alone = players.count_for(SECONDS)
@@ -88,10 +80,10 @@ def test_streams_refused_and_asked_again_every_second_leave_players_their_moves(
     assert attacks.served_share(newcomers) == 1, newcomers
 
 
-def test_idle_keep_alives_from_twelve_addresses_leave_players_their_moves(tmp_path):
+def test_idle_keep_alives_from_twelve_addresses_leave_players_their_moves(tmp_path, make_run):
     """12 addresses x 400 keep-alive connections asking for /robots.txt every 4 s: the proxy
     holds them all, and passes on each address's requests at its rate."""
-    with servers.make_run(servers.app_env(tmp_path)) as base, attacks.Players(base) as players:
+    with make_run(servers.app_env(tmp_path)) as base, attacks.Players(base) as players:
         alone = players.count_for(SECONDS)
         with attacks.KeepAliveFlood(base, addresses=12, per_address=400) as flood:
             time.sleep(1)
@@ -104,10 +96,10 @@ def test_idle_keep_alives_from_twelve_addresses_leave_players_their_moves(tmp_pa
     assert attacks.served_share(newcomers) == 1, newcomers
 
 
-def test_newcomers_play_while_250_networks_make_sessions(tmp_path):
+def test_newcomers_play_while_250_networks_make_sessions(tmp_path, make_run):
     """250 addresses, each on a network of its own, make sessions as fast as the server
     answers: each network spends its own budget, not the newcomers'."""
-    with servers.make_run(servers.app_env(tmp_path)) as base, attacks.Players(base) as players:
+    with make_run(servers.app_env(tmp_path)) as base, attacks.Players(base) as players:
         alone = players.count_for(SECONDS)
         with attacks.SessionFlood(base, addresses=250) as flood:
             time.sleep(1)
@@ -119,8 +111,8 @@ def test_newcomers_play_while_250_networks_make_sessions(tmp_path):
     assert flood.total > 500
 
 
-def test_a_chunked_body_of_4_mb_is_refused_by_the_proxy(tmp_path):
-    with servers.make_run(servers.app_env(tmp_path)) as base, attacks.Players(base) as players:
+def test_a_chunked_body_of_4_mb_is_refused_by_the_proxy(tmp_path, make_run):
+    with make_run(servers.app_env(tmp_path)) as base, attacks.Players(base) as players:
         body = attacks.chunked_body(4_000_000)
         statuses = [attacks.chunked_post(base, body, source=f"127.8.0.{n + 1}") for n in range(20)]
         assert players.count_for(1) > 0

@@ -5,11 +5,8 @@ import importlib
 
 import pytest
 
-from bench import jinja_floor_app
 from ttt_web.app import create_app
 from ttt_web.web import stored_games
-
-pytestmark = pytest.mark.unit
 
 
 @pytest.mark.parametrize(
@@ -25,6 +22,8 @@ def test_each_yardstick_serves_its_page(module):
 def test_the_jinja_floor_renders_the_games_own_page(tmp_path):
     """Byte for byte the page a player whose game it is would be sent: the same links, menu
     and forms, so that the floor costs what rendering this page costs, no less."""
+    from bench import jinja_floor_app  # it makes its app when imported: here, not at collection
+
     client = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "t.sqlite3")}).test_client()
     with client.session_transaction() as session:
         session["game"] = stored_games.encode(jinja_floor_app.game)
@@ -33,7 +32,7 @@ def test_the_jinja_floor_renders_the_games_own_page(tmp_path):
 
 
 def test_the_page_floor_reads_a_stored_session():
-    from bench import page_floor_app
+    from bench import jinja_floor_app, page_floor_app
 
     client = page_floor_app.app.test_client()
     assert client.get("/start").status_code == 200

@@ -69,20 +69,41 @@ def test_stepping_through_the_trace(browser, live_server, javascript):
 
 
 def test_screenshots_of_the_explorer(browser, live_server):
-    pages = {"explore-empty": "/explore/", "explore-five": "/explore/XO.XO....", "trace": "/explore/XOXOX..../trace/5"}
+    """Each picture shows its page whole across and what it is taken for in view."""
+    pages = {
+        "explore-empty": ("/explore/", "Explore: X to move, draw with best play", "#board"),
+        "explore-five": ("/explore/XO.XO....", "Explore: X to move, X wins with best play", "#board"),
+        "trace": ("/explore/XOXOX..../trace/5", "Trace of minimax, step 5 of 64", "#trace-title"),
+    }
     (servers.ROOT / "screenshots").mkdir(exist_ok=True)
-    for name, url in pages.items():
+    for name, (url, title, shown) in pages.items():
         for width, height in SIZES:
             page = browser.new_page(base_url=live_server, viewport={"width": width, "height": height})
-            page.goto(url)
+            assert_shown(page, url, 200, title, shown)
+            if name == "trace":
+                expect(page.locator("#trace")).to_have_attribute("data-step", "5")
             page.screenshot(path=servers.ROOT / "screenshots" / f"{name}-{width}x{height}.png")
             page.close()
 
 
+def assert_shown(page: Page, url: str, status: int, title: str, shown: str) -> None:
+    """`url` answers `status` with a page titled `title` that fits the width of the window, and
+    the element `shown` (what its picture is taken for) is in the window."""
+    response = page.goto(url)
+    assert response.status == status, url
+    assert page.title() == f"{title} · Tic-tac-toe"
+    viewport = page.viewport_size
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], url
+    expect(page.locator(shown)).to_be_visible()
+    box = page.locator(shown).bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], (url, shown, box)
+    assert -1 < box["y"] < viewport["height"], (url, shown, box)  # a page scrolled to it: a fraction above
+
+
+BOTH_WON = "Both have three in a row; the game ends at the first."
 TREE_POSITIONS = ["XO.O...X.", "XO.XO...."]  # alpha-beta visits 197 and 60 positions from them
 
 
-@pytest.mark.browser
 @pytest.mark.parametrize(("width", "height"), [(360, 740), (1280, 800)])
 @pytest.mark.parametrize("position", TREE_POSITIONS)
 def test_the_alpha_beta_tree_folds_into_far_less_than_its_whole(page: Page, width, height, position):
@@ -98,7 +119,6 @@ def test_the_alpha_beta_tree_folds_into_far_less_than_its_whole(page: Page, widt
     assert page.evaluate("document.documentElement.scrollWidth") <= width  # open, it still fits
 
 
-@pytest.mark.browser
 @pytest.mark.parametrize("javascript", [True, False])
 def test_paste_a_board_and_see_a_students_answer(browser, live_server, javascript):
     context = browser.new_context(java_script_enabled=javascript, base_url=live_server)
@@ -123,18 +143,30 @@ def test_paste_a_board_and_see_a_students_answer(browser, live_server, javascrip
     context.close()
 
 
-@pytest.mark.browser
 def test_screenshots_of_the_new_tree_and_the_paste_form(browser, live_server):
     pages = {
-        "explore-ab-tree": "/explore/XO.O...X.#alphabeta-title",
-        "explore-paste": "/explore/paste?board=XXXOOO...",
-        "explore-student": "/explore/XX.OO....?student=2,0",
+        "explore-ab-tree": ("/explore/XO.O...X.#alphabeta-title", 200, "Explore: X to move, X wins with best play"),
+        "explore-paste": ("/explore/paste?board=XXXOOO...", 400, "Explore: paste a board"),
+        "explore-student": ("/explore/XX.OO....?student=2,0", 200, "Explore: X to move, X wins with best play"),
+    }
+    shown = {
+        "explore-ab-tree": "#alphabeta-title",
+        "explore-paste": "#paste-error",
+        "explore-student": "#board td.student",
     }
     (servers.ROOT / "screenshots").mkdir(exist_ok=True)
-    for name, url in pages.items():
+    for name, (url, status, title) in pages.items():
         for width, height in [(360, 740), (1280, 800)]:
             page = browser.new_page(base_url=live_server, viewport={"width": width, "height": height})
-            page.goto(url)
+            assert_shown(page, url, status, title, shown[name])
+            if name == "explore-paste":
+                expect(page.locator("#paste-error")).to_have_text(
+                    "Both have three in a row; the game ends at the first."
+                )
+                expect(page.locator("#paste-board")).to_have_value("XXXOOO...")
+            elif name == "explore-student":
+                expect(page.locator("#student")).to_have_attribute("data-optimal", "false")
+                expect(page.locator("#board td.student")).to_have_count(1)
             page.screenshot(path=servers.ROOT / "screenshots" / f"{name}-{width}x{height}.png")
             if name != "explore-paste":
                 assert_accessible(page)

@@ -9,7 +9,6 @@ from playwright.sync_api import Page, expect
 from tests import servers
 from tests.test_browser import assert_accessible, click_through
 
-pytestmark = pytest.mark.browser
 PAGES = {
     "learn": "/learn/",
     "learn-trace": "/learn/trace/.........?step=1000000",

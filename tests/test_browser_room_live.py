@@ -12,8 +12,6 @@ from playwright.sync_api import expect
 from tests.test_browser import SHOTS, assert_accessible, cell, click_through
 from tests.test_browser_rooms import SIZES, invite, join, person
 
-pytestmark = pytest.mark.browser
-
 
 @pytest.fixture
 def people(browser, live_server):

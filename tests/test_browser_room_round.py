@@ -2,13 +2,10 @@
 button is a tap target of 24x24 px at least, and the line under the score speaks of a round
 that is over as over."""
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.test_browser import SHOTS, assert_accessible, cell, click_through
 from tests.test_browser_rooms import SIZES, invite, join, people  # noqa: F401 (a fixture)
-
-pytestmark = pytest.mark.browser
 
 TARGETS = "a[href], button, input:not([type=hidden]), select, summary"
 SMALL = """targets => targets.filter(t => t.getClientRects().length).map(t => {

@@ -10,8 +10,6 @@ from tests import servers
 from tests.test_browser import SHOTS, assert_accessible, cell, click_through
 from tests.test_browser_rooms import invite, join, person
 
-pytestmark = pytest.mark.browser
-
 DOWN = "Reconnecting…"
 MOVE_NOT_SENT = "Reconnecting… The server cannot be reached: your move was not sent."
 BACK = "Connected again: the room is live."
@@ -20,21 +18,21 @@ BACK = "Connected again: the room is live."
 class Restartable:
     """A gunicorn that stops and starts again on the same port, with the same rooms."""
 
-    def __init__(self, env: dict[str, str]) -> None:
-        self.env, self.port = env, servers.free_port()
+    def __init__(self, gunicorn, env: dict[str, str]) -> None:
+        self.gunicorn, self.env, self.port = gunicorn, env, servers.free_port()
         self.running = contextlib.ExitStack()
 
     def start(self) -> str:
-        return self.running.enter_context(servers.gunicorn(self.env, workers=1, port=self.port))
+        return self.running.enter_context(self.gunicorn(self.env, workers=1, port=self.port))
 
     def stop(self) -> None:
         self.running.close()
 
 
 @pytest.fixture
-def server(tmp_path):
+def server(tmp_path, gunicorn):
     limits = {"TTT_NEW_SESSION_LIMIT": "1000 per minute", "TTT_NEW_ROOM_LIMIT": "1000 per minute"}
-    restartable = Restartable(servers.app_env(tmp_path, **limits))
+    restartable = Restartable(gunicorn, servers.app_env(tmp_path, **limits))
     yield restartable
     restartable.stop()
 

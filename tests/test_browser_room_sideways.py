@@ -7,8 +7,6 @@ from playwright.sync_api import expect
 from tests.test_browser import SHOTS, assert_accessible, cell, click_through
 from tests.test_browser_rooms import invite, join, people  # noqa: F401 (a fixture)
 
-pytestmark = pytest.mark.browser
-
 SIDEWAYS = {"width": 740, "height": 360}
 
 

@@ -8,14 +8,12 @@ from playwright.sync_api import expect
 from tests import servers
 from tests.test_browser_rooms import invite, join, mark_page, person
 
-pytestmark = pytest.mark.browser
-
 
 @pytest.fixture(scope="module")
-def refusing_server(tmp_path_factory):
+def refusing_server(tmp_path_factory, gunicorn):
     """Every stream refused (no place in any room), and a refused page reloads after 1 s."""
     env = servers.app_env(tmp_path_factory.mktemp("refusing"), TTT_STREAMS_PER_ROOM="0", TTT_STREAM_RELOAD_SECONDS="1")
-    with servers.gunicorn(env, workers=1) as base:
+    with gunicorn(env, workers=1) as base:
         yield base
 
 

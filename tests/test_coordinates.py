@@ -21,7 +21,6 @@ PAGES = [
 ]  # not the game's own page: players are spoken to in cell names alone
 
 
-@pytest.mark.unit
 @pytest.mark.parametrize("url", PAGES)
 def test_every_cell_name_has_its_action_beside_it(client, url):
     text = Page(client.get(url).text)["main"].text
@@ -31,7 +30,6 @@ def test_every_cell_name_has_its_action_beside_it(client, url):
         assert (int(i), int(j)) == (int(row) - 1, "abc".index(column)), (url, column + row)
 
 
-@pytest.mark.unit
 def test_the_board_says_once_how_i_and_j_map_to_cells(client):
     page = Page(client.get("/explore/").text)
     legend = page["ij-legend"].text
@@ -40,7 +38,6 @@ def test_the_board_says_once_how_i_and_j_map_to_cells(client):
     assert [td.attrs["data-row"] + td.attrs["data-col"] for td in page["board"].iter("td")][2] == "02"  # c1, top right
 
 
-@pytest.mark.unit
 def test_each_listed_moves_action_is_where_its_child_has_the_new_mark(client):
     pos = "X...O...."
     page = Page(client.get(f"/explore/{pos}").text)
@@ -51,7 +48,6 @@ def test_each_listed_moves_action_is_where_its_child_has_the_new_mark(client):
         assert child in judge.children(pos).values() and child[3 * i + j] != pos[3 * i + j], item.text
 
 
-@pytest.mark.unit
 @pytest.mark.parametrize("url", [url for url in PAGES if "bugs" not in url and "trace" not in url])
 def test_every_board_beside_actions_says_how_i_and_j_map_to_cells(client, url):
     """A page that writes cells as (i, j) next to a board explains the pair under the board."""

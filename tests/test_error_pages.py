@@ -6,8 +6,6 @@ import pytest
 from tests.page import Page
 from ttt_web.app import create_app
 
-pytestmark = pytest.mark.unit
-
 
 @pytest.fixture
 def responses(tmp_path):

@@ -71,11 +71,15 @@ def two_levels(pos: str) -> list[tuple[str, int]]:
     return below
 
 
+PARTS = 4  # the positions in four parts, each once: make test's two processes share them
+
+
 @pytest.mark.slow
-def test_every_reachable_position_explained_as_the_judge_says(tmp_path):
+@pytest.mark.parametrize("part", range(PARTS))
+def test_every_reachable_position_explained_as_the_judge_says(tmp_path, part):
     unbounded = {"CPU_BUDGET_PER_NETWORK": "1000000 per second", "CPU_BUDGET": "1000000 per second"}
     client = create_app({"SECRET_KEY": "s", "DATABASE": str(tmp_path / "ttt.sqlite3"), **unbounded}).test_client()
-    for pos in sorted(judge.reachable()):
+    for pos in sorted(judge.reachable())[part::PARTS]:
         response = client.get(f"/explore/{pos}")
         assert response.status_code == 200, pos
         page = Page(response.text)
@@ -284,7 +288,6 @@ def test_one_move_back_lists_every_live_parent(client):
     assert Page(client.get("/explore/").text).root.by_id("parents") is None
 
 
-@pytest.mark.unit
 @pytest.mark.parametrize("pos", [".........", "XX.OO....", "X...O....", "XO.XO....", "XOXOX....", "XXXOO...."])
 def test_a_students_answer_is_marked_and_judged_as_the_judge_says(client, pos):
     answers = [None, *((i, j) for i in range(3) for j in range(3))]
@@ -311,7 +314,6 @@ def test_a_students_answer_is_marked_and_judged_as_the_judge_says(client, pos):
             assert words.get(outcome, "loses") in verdict, verdict
 
 
-@pytest.mark.unit
 def test_a_students_answer_written_otherwise_gets_a_clear_page(client):
     response = client.get("/explore/XX.OO....?student=c1")
     assert response.status_code == 400 and "i,j" in Page(response.text)["error-description"].text

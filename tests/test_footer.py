@@ -5,8 +5,6 @@ import pytest
 from tests.page import Page
 from tests.test_rooms import pair
 
-pytestmark = pytest.mark.unit
-
 CELLS = "Every empty cell is a link"
 
 

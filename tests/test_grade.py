@@ -191,7 +191,6 @@ def test_a_call_that_runs_over_is_stopped_and_the_rest_still_checked(tmp_path):
     assert report["functions"]["player"]["passed"] == 4520
 
 
-@pytest.mark.unit
 def test_flask_grade_is_the_same_command(app):
     result = app.test_cli_runner().invoke(args=["grade", "--help"])
     assert result.exit_code == 0 and "usage: python -m ttt_web.grade" in result.output
@@ -205,7 +204,6 @@ def without_times(report: dict) -> dict:
 
 
 @pytest.mark.server
-@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("student", ["raises_always.py", "max_calls_max.py"])
 def test_the_downloaded_grader_grades_as_the_module_does(client, tmp_path, student):
     """/learn/grader.pyz runs on Python alone (-S: no site packages) and says what

@@ -58,7 +58,6 @@ def slow(cpu_seconds: float, busiest: tuple = ()) -> Tally:
     return Tally("minimax", seconds=100.0, cpu_seconds=cpu_seconds, busiest=busiest)
 
 
-@pytest.mark.unit
 def test_a_slow_minimax_is_told_why_from_the_evidence_only():
     textbook = (tree_size(EMPTY_BOARD) - 1, "result", EMPTY_BOARD)
     memoized = (16_167, "result", EMPTY_BOARD)  # once per move of every position
@@ -74,7 +73,6 @@ def test_a_slow_minimax_is_told_why_from_the_evidence_only():
     assert unknown == "Your minimax took 100 s, 99% of the time your code ran. Being slow is not a failure."
 
 
-@pytest.mark.unit
 def test_the_student_process_counts_the_calls_its_minimax_makes():
     module = child.load(str(STUDENTS / "textbook.py"))
     child.counting(module)
@@ -84,7 +82,6 @@ def test_the_student_process_counts_the_calls_its_minimax_makes():
     assert reply["calls"]["minimax"] == 1 and reply["cpu"] <= reply["seconds"] + 0.01
 
 
-@pytest.mark.unit
 def test_a_call_that_ran_over_is_no_failure_in_the_verdict():
     ran_over = Tally("minimax", unchecked=1)
     ran_over.record(Failure(EMPTY_BOARD, None, Wrong("a move", "no answer", "", TIMEOUT)))
@@ -96,7 +93,6 @@ def test_a_call_that_ran_over_is_no_failure_in_the_verdict():
     assert said.startswith("Not passed: player. Not checked in full, with no check failed: minimax.")
 
 
-@pytest.mark.unit
 def test_answers_are_quoted_alike_and_counted_in_the_right_number():
     wrong = player("X........", {"got": "X", "type": "str", "changed": False})
     assert (wrong.expected, wrong.got) == ("'O'", "'X'")
@@ -106,7 +102,6 @@ def test_answers_are_quoted_alike_and_counted_in_the_right_number():
     assert offered.expected.startswith("{(0, 2), (1, 0),") and offered.got == "{(0, 0), (0, 2)}"
 
 
-@pytest.mark.unit
 def test_progress_where_no_bar_can_be_drawn_is_a_line_now_and_then():
     assert isinstance(progress_bar(10, shown=False), Lines)
     stream = io.StringIO()
@@ -122,7 +117,6 @@ def test_progress_where_no_bar_can_be_drawn_is_a_line_now_and_then():
     assert "\r" not in often.stream.getvalue()
 
 
-@pytest.mark.unit
 def test_the_explorer_marks_minimax_answer_only_when_the_answer_is_the_failure():
     """A move returned on a board minimax changed may well be optimal: the explorer, shown
     it, would say so beside a failure; a wrong move is marked."""
@@ -132,7 +126,6 @@ def test_the_explorer_marks_minimax_answer_only_when_the_answer_is_the_failure()
     assert link("http://s", Failure("X........", None, wrong, (1, 1))) == "http://s/explore/X........?student=1,1"
 
 
-@pytest.mark.unit
 def test_who_was_to_move_is_counted_from_wrong_answers_only():
     """'Every position minimax gets wrong has O to move' is about how it chooses: calls that
     raised or changed the board are no evidence of that."""

@@ -602,7 +602,6 @@ def test_an_exception_reads_with_its_message():
     assert failed(thrown | {"message": "occupied"}).got == "ValueError: occupied"
 
 
-@pytest.mark.unit
 def test_minimax_answers_read_as_what_they_are():
     empty_tuple = minimax("X........", {"got": [], "type": "tuple", "changed": False})
     assert empty_tuple.kind == "not an action" and "not an empty cell" not in empty_tuple.why

@@ -14,7 +14,7 @@ import pytest
 import redis
 
 from tests import servers
-from tests.conftest import Player, records, server_like
+from tests.conftest import STORES, Player, records, server_like
 from tests.page import Page
 from tests.replay import illegal_games
 from tests.timing import PATIENCE, play_timed, timed, unstalled, yardstick
@@ -33,11 +33,11 @@ def store_env(tmp_path, store, request):
 
 
 @pytest.mark.parametrize("deployment", ["make run", "production"])
-def test_256_slow_clients_do_not_stall_a_player(tmp_path, request, deployment):
+def test_256_slow_clients_do_not_stall_a_player(tmp_path, request, deployment, gunicorn, make_run):
     if deployment == "make run":  # `make run` itself: 2 workers, SQLite
-        server = servers.make_run(servers.app_env(tmp_path))
+        server = make_run(servers.app_env(tmp_path))
     else:  # docs/deploy.md's command on each host: 4 workers, Redis
-        server = servers.gunicorn(store_env(tmp_path, "redis", request), workers=4)
+        server = gunicorn(store_env(tmp_path, "redis", request), workers=4)
     with server as base:
         player = Player(servers.HttpClient(base, timeout=PATIENCE))
         quiet = yardstick(player)
@@ -48,12 +48,11 @@ def test_256_slow_clients_do_not_stall_a_player(tmp_path, request, deployment):
                 assert unstalled(took, quiet), (took, quiet)
 
 
-@pytest.mark.parametrize("store", ["sqlite", "redis"])
-def test_unfinished_bodies_hold_nobody_but_themselves(tmp_path, request, store):
+def test_unfinished_bodies_hold_nobody_but_themselves(tmp_path, gunicorn):
     """256 POSTs with made-up cookies whose bodies never finish, and a spectator's resign of a
     room whose body never finishes either: the room's players and another player move
     no slower than a stall would make them (tests/timing.py). Nothing is locked while a client sends."""
-    with servers.gunicorn(store_env(tmp_path, store, request), workers=2) as base:
+    with gunicorn(servers.app_env(tmp_path), workers=2) as base:
         host, guest = (servers.HttpClient(base, timeout=PATIENCE) for _ in range(2))
         room = host.post("/room/new").headers["Location"]
         assert guest.post(f"{room}/join").status_code == 303
@@ -80,9 +79,9 @@ def score(page: Page) -> tuple[str, str, str]:
     return element.attrs["data-wins"], element.attrs["data-losses"], element.attrs["data-draws"]
 
 
-@pytest.mark.parametrize("store", ["sqlite", "redis"])
-def test_racing_a_new_game_never_loses_the_score_or_the_options(tmp_path, request, store):
-    with servers.gunicorn(store_env(tmp_path, store, request), workers=2) as base:
+@pytest.mark.parametrize("store", STORES)
+def test_racing_a_new_game_never_loses_the_score_or_the_options(tmp_path, request, store, gunicorn):
+    with gunicorn(store_env(tmp_path, store, request), workers=2) as base:
         client = servers.HttpClient(base)
         player = Player(client)
         player.new_game(**OPTIONS)
@@ -139,9 +138,8 @@ def stored_count(app) -> int:
     return len(records(app))
 
 
-@pytest.mark.parametrize("store", ["sqlite", "redis"])
-def test_a_flood_from_one_address_is_limited_and_a_player_plays_on(tmp_path, request, store):
-    app = flood_app(tmp_path, request, store, NEW_SESSION_LIMIT="40 per minute", MAX_SESSIONS=500)
+def test_a_flood_from_one_address_is_limited_and_a_player_plays_on(tmp_path, request):
+    app = flood_app(tmp_path, request, "sqlite", NEW_SESSION_LIMIT="40 per minute", MAX_SESSIONS=500)
     player = Player(app.test_client())
     page = player.move(1, 1)
     statuses = []
@@ -201,7 +199,7 @@ def newcomer(app, n: int, **headers):
     return client.get(f"/move?n=0&row={n % 3}&col={n // 3 % 3}", headers=headers)
 
 
-@pytest.mark.parametrize("store", ["sqlite", "redis"])
+@pytest.mark.parametrize("store", STORES)
 def test_a_full_store_evicts_first_sessions_never_past_a_first_move_then_games_idle_a_day(tmp_path, request, store):
     """Newcomers flooding a full store push out each other (sessions written once, the oldest
     first), never a game played on: not even the one idle two days, while others can go.
@@ -349,19 +347,19 @@ def test_head_on_a_move_link_plays_nothing(play, stored):
     assert play.page().marks == page.marks
 
 
-def test_gunicorn_leaves_no_control_socket_behind(tmp_path):
+def test_gunicorn_leaves_no_control_socket_behind(tmp_path, gunicorn):
     home = tmp_path / "home"
     env = servers.app_env(tmp_path, HOME=str(home), XDG_RUNTIME_DIR="")
-    with servers.gunicorn(env, workers=1) as base:
+    with gunicorn(env, workers=1) as base:
         assert Player(servers.HttpClient(base)).page().marks == "." * 9
     assert not (home / ".gunicorn").exists()
 
 
-def test_a_body_shorter_than_its_content_length_changes_nothing(tmp_path):
+def test_a_body_shorter_than_its_content_length_changes_nothing(tmp_path, gunicorn):
     """A POST that announces 1,000 bytes and hangs up after 14 has not said what it meant:
     no new game, no new session."""
     env = servers.app_env(tmp_path)
-    with servers.gunicorn(env, workers=1) as base:
+    with gunicorn(env, workers=1) as base:
         player = Player(servers.HttpClient(base))
         page = player.move(1, 1)
         cookie = f"ttt={player.client.cookies['ttt']}"
@@ -457,7 +455,7 @@ def another_tab(app, client, request_it):
     return request_it(tab)
 
 
-def test_taking_a_seat_that_loses_the_race_with_a_move_in_another_tab_leaves_no_seat(app, monkeypatch):
+def test_taking_a_seat_that_loses_the_race_with_a_move_in_another_tab_leaves_no_seat(app, monkeypatch, both_stores):
     """The other tab's move is written between the join's read of the session and its write."""
     room = app.test_client().post("/room/new").headers["Location"]
     guest = Player(app.test_client())
@@ -480,7 +478,7 @@ def test_taking_a_seat_that_loses_the_race_with_a_move_in_another_tab_leaves_no_
     assert not illegal_games(app)
 
 
-def test_invitations_that_lose_the_race_on_one_cookie_leave_no_room(app, monkeypatch):
+def test_invitations_that_lose_the_race_on_one_cookie_leave_no_room(app, monkeypatch, both_stores):
     """Five "Invite a friend" on one cookie, each sent while the one before it is under way:
     the last one is written first, and the four it overtook change nothing."""
     host = Player(app.test_client())

@@ -15,10 +15,10 @@ GAME = "0-1-4-2-8"
 
 
 @pytest.mark.server
-def test_the_access_log_keeps_no_game_or_seat_token(tmp_path):
+def test_the_access_log_keeps_no_game_or_seat_token(tmp_path, gunicorn):
     log = tmp_path / "server.log"
     env = servers.app_env(tmp_path, GUNICORN_CMD_ARGS="--access-logfile -", TTT_NEW_ROOM_LIMIT="100 per minute")
-    with servers.gunicorn(env, workers=1, log=log) as base:
+    with gunicorn(env, workers=1, log=log) as base:
         player = Player(servers.HttpClient(base))
         page = player.move(1, 1)
         host, guest = servers.HttpClient(base), servers.HttpClient(base)
@@ -32,7 +32,6 @@ def test_the_access_log_keeps_no_game_or_seat_token(tmp_path):
     assert not [token for token in tokens if token in text]
 
 
-@pytest.mark.unit
 def test_a_missing_static_file_is_not_kept_by_caches(client):
     response = client.get("/static/no-such-file.js")
     assert response.status_code == 404 and response.headers["Cache-Control"] == "no-store"
@@ -40,8 +39,8 @@ def test_a_missing_static_file_is_not_kept_by_caches(client):
 
 
 @pytest.mark.server
-def test_a_client_on_the_same_host_cannot_choose_the_scheme_of_shared_links(tmp_path):
-    with servers.gunicorn(servers.app_env(tmp_path), workers=1) as base:
+def test_a_client_on_the_same_host_cannot_choose_the_scheme_of_shared_links(tmp_path, gunicorn):
+    with gunicorn(servers.app_env(tmp_path), workers=1) as base:
         client = servers.HttpClient(base)
         plain = client.get(f"/review/{GAME}").text
         forwarded = client.get(f"/review/{GAME}", headers={"X-Forwarded-Proto": "https"}).text
@@ -50,11 +49,11 @@ def test_a_client_on_the_same_host_cannot_choose_the_scheme_of_shared_links(tmp_
 
 
 @pytest.mark.server
-def test_newcomers_at_once_never_pass_the_limit_on_redis(tmp_path, redis_server):
+def test_newcomers_at_once_never_pass_the_limit_on_redis(tmp_path, redis_server, gunicorn):
     """60 newcomers from one address at the same moment, against 20 per minute: 20 play."""
     redis.Redis.from_url(redis_server.url).flushdb()
     env = servers.app_env(tmp_path, REDIS_URL=redis_server.url, TTT_NEW_SESSION_LIMIT="20 per minute")
-    with servers.gunicorn(env, workers=2) as base:
+    with gunicorn(env, workers=2) as base:
         clients = [servers.HttpClient(base, timeout=20) for _ in range(60)]
         statuses = servers.together(*[lambda c=c: c.get("/move?n=0&row=1&col=1").status_code for c in clients])
     stored = len(list(redis.Redis.from_url(redis_server.url).scan_iter("ttt:sessions:*")))

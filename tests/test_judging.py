@@ -1,6 +1,8 @@
 """The judging of moves (ttt_web.core.judging): literal positions, then every move from every
 live position against the independent judge."""
 
+import random
+
 import pytest
 
 from tests import judge
@@ -34,10 +36,12 @@ def test_the_refutation_is_the_line_that_punishes_the_move():
 
 
 def test_an_illegal_move_is_refused():
-    with pytest.raises(ttt.InvalidMoveError):
+    with pytest.raises(ttt.InvalidMoveError, match=r"^\(0, 0\) is not a legal move here$"):
         judging.judge(board("X........"), (0, 0))
-    with pytest.raises(ttt.InvalidMoveError):
+    with pytest.raises(ttt.InvalidMoveError, match=r"^a move after the end of the game$"):
         judging.review([(0, 0), (1, 1), (0, 1), (2, 2), (0, 2), (2, 0)])  # after X has won
+    with pytest.raises(ttt.InvalidMoveError, match=r"^\(1, 1\) is not a legal move here$"):
+        judging.review([(0, 0), (1, 1), (1, 1)])  # the first illegal move, in a game going on
 
 
 def test_a_game_reviewed_move_by_move():
@@ -95,3 +99,37 @@ def check_refutations(positions: list[str]) -> None:
                 assert 3 * action[0] + action[1] in judge.optimal_moves(child), (pos, cell)
                 child = judge.children(child)[3 * action[0] + action[1]]
             assert judge.is_over(child)
+
+
+def random_games(count: int) -> list[list[int]]:
+    """`count` games of random moves to the end, as cells."""
+    rng, games = random.Random(41), []
+    for _ in range(count):
+        pos, cells = ".........", []
+        while not judge.is_over(pos):
+            cell = rng.choice(sorted(judge.children(pos)))
+            cells.append(cell)
+            pos = judge.children(pos)[cell]
+        games.append(cells)
+    return games
+
+
+def test_accuracy_and_the_value_after_each_move_are_the_judges():
+    """Accuracy: each of a player's moves scores the points it kept (a win 2, a draw 1, a loss
+    0) over those the best move kept, averaged; the value after a move is the judge's."""
+    points = {1: 2, 0: 1, -1: 0}  # a utility for the mover: its points
+    for cells in random_games(60):
+        judged = judging.review([divmod(cell, 3) for cell in cells])
+        kept = {"X": [], "O": []}
+        pos = "........."
+        for cell, judgement in zip(cells, judged, strict=True):
+            mover, sign = judge.to_move(pos), 1 if judge.to_move(pos) == "X" else -1
+            child = judge.children(pos)[cell]
+            best = max(sign * judge.value(c)[0] for c in judge.children(pos).values())
+            kept[mover].append(1 - (points[best] - points[sign * judge.value(child)[0]]) / 2)
+            assert judging.value_after(judgement) == judge.value(child)[0], (cells, cell)
+            pos = child
+        for mark in "XO":
+            assert judging.accuracy(judged, mark) == pytest.approx(sum(kept[mark]) / len(kept[mark])), cells
+    assert judging.accuracy(judging.review([(1, 1)]), "O") is None  # O never moved
+    assert judging.accuracy([], "X") is None

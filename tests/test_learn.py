@@ -17,7 +17,6 @@ from ttt_web.core import limited as core_limited
 from ttt_web.core import trace as core_trace
 from ttt_web.learn import words
 
-pytestmark = pytest.mark.unit
 EMPTY = "." * 9
 
 
@@ -32,7 +31,6 @@ def page(client, url: str, status: int = 200) -> Page:
     return Page(response.text)
 
 
-@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_the_students_page_leads_to_the_tools(client):
     code = page(client, "/learn/step/4")  # the path's step on your tictactoe.py
     assert "python3 grader.pyz path/to/tictactoe.py" in code["grade-command"].text
@@ -47,7 +45,6 @@ def test_the_students_page_leads_to_the_tools(client):
     assert [a.text for a in nav] == ["For students"]
 
 
-@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("pruning", [False, True], ids=["plain", "alphabeta"])
 def test_the_trace_page_marks_the_line_and_the_stack_of_the_independent_tracer(client, pruning):
     position, kind = "XO..X.O..", "alphabeta" if pruning else "trace"
@@ -62,7 +59,6 @@ def test_the_trace_page_marks_the_line_and_the_stack_of_the_independent_tracer(c
         assert [(r.attrs["data-function"], r.attrs["data-line"]) for r in rows] == [(f[0], str(f[5])) for f in stack]
 
 
-@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("position", ["XO..X....", "XOXOXOOXX", "XXXOO...."])
 def test_the_test_for_the_end_is_said_in_the_words_of_the_line_shown(client, position):
     """At the root the highlighted line is the Python `if terminal(board):`; below, the
@@ -107,7 +103,6 @@ def check_stack_label(text: str, position: str, parent: str | None) -> None:
     assert function == "minimax" if parent is None else function == f"{role}-VALUE", text
 
 
-@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("pruning", [False, True], ids=["plain", "alphabeta"])
 def test_each_stack_row_says_who_moved_and_whose_turn_it_is(client, pruning):
     position, kind = "XO..X.O..", "alphabeta" if pruning else "trace"
@@ -126,7 +121,6 @@ def test_each_stack_row_says_who_moved_and_whose_turn_it_is(client, pruning):
     assert {"X to move", "O to move", "the game is over"} <= seen
 
 
-@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_a_board_pasted_on_the_students_page_opens_its_trace(client):
     printed = "[['X', 'O', None], [None, 'X', None], ['O', None, None]]"
     response = client.get("/learn/trace/", query_string={"board": printed})
@@ -140,7 +134,6 @@ def test_a_board_pasted_on_the_students_page_opens_its_trace(client):
     assert "X has two more" in page(client, "/learn/trace/?board=XX.......", 400)["trace-board-error"].text
 
 
-@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_the_trace_links_jump_where_they_say(client):
     position = "X...O...."
     expected = list(tracer.trace(position, False))
@@ -154,7 +147,6 @@ def test_the_trace_links_jump_where_they_say(client):
     assert expected[number - 1][0] == "test" and expected[number - 1][2][-1][4] == 2
 
 
-@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_the_trace_refuses_with_a_message(client):
     assert "9 characters" in page(client, "/learn/trace/XXX", 400).html
     assert "No game of tic-tac-toe" in page(client, "/learn/trace/XXXXXXXXX", 404).html
@@ -224,7 +216,6 @@ def test_the_limited_choice_and_the_exact_best():
     assert judge_minimax("XOX......") < judge_minimax("XO.......") == 1
 
 
-@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_the_limited_page_takes_a_board_in_any_pasted_form(client):
     assert page(client, "/learn/limited/X...O....")["limited-board"].attrs["value"] == "X...O...."
     printed = "[['X', 'O', None], [None, 'X', None], ['O', None, None]]"
@@ -234,7 +225,6 @@ def test_the_limited_page_takes_a_board_in_any_pasted_form(client):
     assert "'Y' is not a mark" in page(client, "/learn/limited/?board=XY.......", 400)["limited-board-error"].text
 
 
-@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 @pytest.mark.parametrize(
     ("url", "typed", "said"),
     [
@@ -258,7 +248,6 @@ def test_a_board_the_limited_search_cannot_take_comes_back_in_its_form(client, u
     assert shown.root.by_id("error-description") is None and shown.root.by_id("limited-moves") is None
 
 
-@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_a_board_the_trace_cannot_take_keeps_the_alphabeta_tick(client):
     shown = page(client, "/learn/trace/?board=XY&pruning=1", 400)
     tick = next(i for i in shown["trace-board"].iter("input") if i.attrs.get("name") == "pruning")
@@ -269,7 +258,6 @@ def test_a_board_the_trace_cannot_take_keeps_the_alphabeta_tick(client):
     )
 
 
-@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_the_limited_page_states_the_values_of_the_independent_search(client):
     shown = page(client, "/learn/limited/X...O....?depth=2&evaluation=weighted")
     for row in shown["limited-moves"].iter("tr"):
@@ -332,7 +320,6 @@ def child_nodes(node):
     ]
 
 
-@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("mode", ["backup", "prune"])
 def test_each_practice_move_names_the_player_whose_turn_it_was(client, mode):
     shown = page(client, f"/learn/practice/{mode}?position=XOX.OOX..")
@@ -347,7 +334,6 @@ def test_each_practice_move_names_the_player_whose_turn_it_was(client, mode):
         assert said.startswith({"MAX": "X plays (", "MIN": "O plays ("}[role]), (role, said)
 
 
-@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_backing_up_is_graded_and_a_wrong_node_shows_its_children(client):
     tree = "((3,12,8),(2,4,6),(14,5,2))"
     answers = {"v-root": "3", "v-0": "3", "v-1": "2", "v-2": "14"}
@@ -360,7 +346,6 @@ def test_backing_up_is_graded_and_a_wrong_node_shows_its_children(client):
     assert shown["drill-score"].attrs["data-right"] == "4"
 
 
-@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_pruning_is_graded_against_the_independent_alphabeta(client):
     tree = "((3,12,8),(2,4,6),(14,5,2))"
     seen = set()
@@ -377,7 +362,6 @@ def test_pruning_is_graded_against_the_independent_alphabeta(client):
     assert framed == ["1"]  # C, whose window and first leaf cut the branch off
 
 
-@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_practice_refuses_with_a_message(client):
     assert "brackets" in page(client, "/learn/practice/backup?tree=((1,2)", 400).html
     assert "at most 4 empty" in page(client, f"/learn/practice/prune?position={EMPTY}", 400).html
@@ -385,13 +369,11 @@ def test_practice_refuses_with_a_message(client):
     assert client.get("/learn/practice/backup").status_code == 303
 
 
-@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_the_explorer_trace_links_to_the_pseudocode(client):
     shown = page(client, "/explore/XOXOX..../trace/1")
     assert shown["to-pseudocode"].attrs["href"] == "/learn/trace/XOXOX...."
 
 
-@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_each_checked_branch_says_whether_it_was_searched_or_pruned(client):
     tree = "((3,12,8),(2,4,6),(14,5,2))"  # alpha-beta prunes C's last two leaves, 11 and 12
     shown = Page(

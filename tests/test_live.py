@@ -8,10 +8,9 @@ import time
 import pytest
 
 from tests import servers, test_rooms
+from tests.conftest import STORES
 from tests.page import Page
 from tests.test_rooms import Seat
-
-pytestmark = pytest.mark.server
 
 POLL = 0.1  # seconds between one process's checks for changed rooms (SQLite)
 ENDS = 10  # seconds a test waits for a stream to end: the bound of the test, not its claim
@@ -23,12 +22,12 @@ def prompt(arrived_after: float, move_took: float) -> bool:
     return arrived_after <= POLL + 5 * move_took
 
 
-@pytest.fixture(scope="module", params=["sqlite", "redis"])
-def base(request, tmp_path_factory, redis_server):
+@pytest.fixture(scope="module", params=STORES)
+def base(request, tmp_path_factory, redis_server, gunicorn):
     tmp = tmp_path_factory.mktemp(request.param)
     extra = {"REDIS_URL": redis_server.url} if request.param == "redis" else {}
     env = servers.app_env(tmp, TTT_STREAM_SECONDS="4", TTT_HEARTBEAT_SECONDS="0.5", **extra)
-    with servers.gunicorn(env, workers=2) as url:
+    with gunicorn(env, workers=2) as url:
         yield url
 
 
@@ -98,7 +97,7 @@ def test_a_stream_sets_no_cookie_and_writes_no_session(base):
         assert stranger.client.cookies == {}
 
 
-def test_reading_a_stream_leaves_the_store_as_it_was(app):
+def test_reading_a_stream_leaves_the_store_as_it_was(app, both_stores):
     """In one process, through the test client: the store before and after a stream."""
     host, guest = test_rooms.pair(app)
     before = test_rooms.stored_state(app)
@@ -155,13 +154,13 @@ def test_a_spectators_stream_names_the_players(base):
     assert "move?" not in update["parts"]["live-board"]
 
 
-@pytest.mark.parametrize("store", ["sqlite", "redis"])
-def test_a_move_in_one_process_reaches_a_stream_in_another(tmp_path, redis_server, store):
+@pytest.mark.parametrize("store", STORES)
+def test_a_move_in_one_process_reaches_a_stream_in_another(tmp_path, redis_server, store, gunicorn):
     """Two instances of one worker each: on SQLite they share the database file (the
     change is found by the other process's check), on Redis the server (pub/sub)."""
     shared = {"REDIS_URL": redis_server.url} if store == "redis" else {"TTT_DATABASE": str(tmp_path / "shared.sqlite3")}
     env = servers.app_env(tmp_path, **shared)  # heartbeats every 15 s: they find nothing in time
-    with servers.gunicorn(env, workers=1) as first, servers.gunicorn(env, workers=1) as second:
+    with gunicorn(env, workers=1) as first, gunicorn(env, workers=1) as second:
         host = Seat(servers.HttpClient(first)).invite("Ann")
         guest = Seat(servers.HttpClient(second), host.path)
         guest.join("Bob")

@@ -4,11 +4,7 @@ chunk size that is not a number), over a real gunicorn, which parses the framing
 
 import socket
 
-import pytest
-
 from tests import servers
-
-pytestmark = pytest.mark.server
 
 FORM = "Content-Type: application/x-www-form-urlencoded\r\n"
 REQUESTS = {
@@ -35,9 +31,9 @@ def exchange(base: str, raw: str) -> str:
     return answer.decode(errors="replace")
 
 
-def test_malformed_requests_answer_400_with_our_page(tmp_path):
+def test_malformed_requests_answer_400_with_our_page(tmp_path, gunicorn):
     log = tmp_path / "server.log"
-    with servers.gunicorn(servers.app_env(tmp_path), workers=1, log=log) as base:
+    with gunicorn(servers.app_env(tmp_path), workers=1, log=log) as base:
         assert servers.HttpClient(base, timeout=60).get("/").status_code == 200  # the worker has loaded the app
         for name, raw in REQUESTS.items():
             answer = exchange(base, raw)

@@ -8,8 +8,6 @@ from tests.page import Page
 from tests.test_rooms import Seat
 from ttt_web.core.options import NAME_CHARACTERS, NAME_PATTERN, NAME_RULE, name_problem, valid_name
 
-pytestmark = pytest.mark.unit
-
 GOOD = ["Ann", "Анна", "देवी", "李小龍", "O'Brien", "J.R.", "Anne-Marie", "Zoë", "A" * 12]
 BAD = ["<b>", "<b>&\"'", "Ann \U0001f642", "A" * 13, " Ann", "a/b", "x_y"]
 

@@ -42,12 +42,12 @@ def log_lines(log, since: int) -> list[str]:
     return log.read_bytes()[since:].decode().splitlines()
 
 
-def test_metrics_add_up_every_worker_and_the_json_access_log_says_who_answered(tmp_path):
+def test_metrics_add_up_every_worker_and_the_json_access_log_says_who_answered(tmp_path, gunicorn):
     log = tmp_path / "gunicorn.log"
     env = servers.app_env(
         tmp_path, TTT_METRICS_TOKEN=TOKEN, TTT_ACCESS_LOG="json", GUNICORN_CMD_ARGS="--access-logfile -"
     )
-    with servers.gunicorn(env, workers=2, log=log) as base:
+    with gunicorn(env, workers=2, log=log) as base:
         client = servers.HttpClient(base)  # a connection of its own for each request
         sent = 0
         while True:  # until both workers have answered some: 16 connections at once, each its own request
@@ -72,10 +72,10 @@ def test_metrics_add_up_every_worker_and_the_json_access_log_says_who_answered(t
     assert "secret" not in log.read_text()
 
 
-def test_the_text_access_log_ends_with_the_request_id(tmp_path):
+def test_the_text_access_log_ends_with_the_request_id(tmp_path, gunicorn):
     log = tmp_path / "gunicorn.log"
     env = servers.app_env(tmp_path, GUNICORN_CMD_ARGS="--access-logfile -")
-    with servers.gunicorn(env, workers=1, log=log) as base:
+    with gunicorn(env, workers=1, log=log) as base:
         made = servers.HttpClient(base).get("/").headers["X-Request-ID"]
         servers.HttpClient(base).get("/healthz", headers={"X-Request-ID": "given-1"})
     lines = [line for line in log_lines(log, 0) if '"GET /' in line]
@@ -83,9 +83,9 @@ def test_the_text_access_log_ends_with_the_request_id(tmp_path):
     assert lines[1].endswith(" given-1")
 
 
-def test_a_worker_that_dies_takes_its_open_streams_out_of_the_gauge_and_keeps_its_counts(tmp_path):
+def test_a_worker_that_dies_takes_its_open_streams_out_of_the_gauge_and_keeps_its_counts(tmp_path, gunicorn):
     env = servers.app_env(tmp_path, TTT_METRICS_TOKEN=TOKEN, TTT_NEW_ROOM_LIMIT="1000 per minute")
-    with servers.gunicorn(env, workers=2) as base:
+    with gunicorn(env, workers=2) as base:
         host, _ = pair(base)
         opened = [stream(base, host) for _ in range(4)]
         try:

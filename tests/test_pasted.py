@@ -25,7 +25,6 @@ def reason(pos: str) -> str:
     return "X won but O moved after" if x_won else "O won but X moved after"
 
 
-@pytest.mark.unit
 def test_every_board_is_read_or_refused_as_the_judge_reaches_it():
     reachable = judge.reachable()
     for cells in itertools.product("XO.", repeat=9):
@@ -38,7 +37,6 @@ def test_every_board_is_read_or_refused_as_the_judge_reaches_it():
         assert reason(pos) in str(refused.value), pos
 
 
-@pytest.mark.unit
 @pytest.mark.parametrize(
     "text",
     [
@@ -85,7 +83,6 @@ def test_the_forms_a_student_has_a_board_in(text):
     assert pasted.parse(text) == "XO..X.O.."
 
 
-@pytest.mark.unit
 @pytest.mark.parametrize(
     ("text", "says"),
     [
@@ -112,14 +109,12 @@ def test_a_board_that_cannot_be_read_or_reached_says_why(text, says):
         pasted.parse(text)
 
 
-@pytest.mark.unit
 def test_a_pasted_board_opens_its_explorer_page(client):
     response = client.get("/explore/paste", query_string={"board": LIST_FORM})
     assert response.status_code == 303 and response.headers["Location"] == "/explore/XO..X.O.."
     assert Page(client.get("/explore/").text)["paste"].attrs["action"] == "/explore/paste"
 
 
-@pytest.mark.unit
 def test_an_unreachable_board_is_refused_beside_the_field_with_the_text_kept(client):
     response = client.get("/explore/paste", query_string={"board": "xx......."})
     assert response.status_code == 400 and "Traceback" not in response.text

@@ -17,8 +17,6 @@ from ttt_web.core.position import parse_moves
 from ttt_web.review import caption, font, picture
 from ttt_web.review.caption import captioned, written
 
-pytestmark = pytest.mark.unit
-
 
 def decoded(png: bytes) -> Image.Image:
     image = Image.open(io.BytesIO(png))

@@ -3,19 +3,16 @@
 import threading
 import time
 
-import pytest
 import redis
 
 from tests import servers
 
-pytestmark = pytest.mark.server
 
-
-def test_a_burst_past_the_pool_waits_for_a_connection_instead_of_failing(tmp_path, redis_server):
+def test_a_burst_past_the_pool_waits_for_a_connection_instead_of_failing(tmp_path, redis_server, gunicorn):
     """150 requests at once, each reading a session, while Redis holds every command for 0.5 s:
     with 100 connections per process, 50 of them wait for one; none gets 503."""
     env = servers.app_env(tmp_path, REDIS_URL=redis_server.url)
-    with servers.gunicorn(env, workers=1) as base:
+    with gunicorn(env, workers=1) as base:
         assert servers.HttpClient(base, timeout=60).get("/").status_code == 200  # the worker has loaded the app
         clients = []
         for n in range(150):

@@ -17,8 +17,6 @@ from ttt_web.web.limits import Limits
 
 from .page import Page
 
-pytestmark = pytest.mark.unit
-
 
 @pytest.fixture
 def client(tmp_path):

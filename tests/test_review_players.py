@@ -10,8 +10,6 @@ import pytest
 from tests import judge
 from tests.page import Page
 
-pytestmark = pytest.mark.unit
-
 # X a1, O b1 (the AI's mistake: a draw into a loss), X c1 (yours: a win into a draw), ... O wins
 LOST = "0-1-2-3-5-4-6-7"
 POINTS = {"win": 2, "draw": 1, "loss": 0}

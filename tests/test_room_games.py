@@ -2,12 +2,8 @@
 (result from their side, the other's name, a review naming both), through rematches,
 resigning, leaving and the room's closing."""
 
-import pytest
-
 from tests.page import Page
 from tests.test_rooms import WIN_FOR_X, pair, play_out
-
-pytestmark = pytest.mark.unit
 
 
 def games(seat) -> list[tuple[str, str, str]]:

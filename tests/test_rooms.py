@@ -469,7 +469,7 @@ def test_leaving_without_a_seat_stores_nothing(app):
     assert len(records(app)) == 1 and host.page()["status"].attrs["data-state"] == "waiting"
 
 
-def test_a_room_nobody_changes_expires(app_factory):
+def test_a_room_nobody_changes_expires(app_factory, both_stores):
     app = app_factory(ROOM_IDLE_HOURS=1 / 3600)  # a second
     host, guest = pair(app)
     time.sleep(1.2)
@@ -482,7 +482,7 @@ def test_a_bad_name_on_an_invitation_is_refused(client):
     assert response.status_code == 400 and "12 letters" in response.text
 
 
-def test_expired_rooms_are_removed_from_the_store(app_factory):
+def test_expired_rooms_are_removed_from_the_store(app_factory, both_stores):
     app = app_factory(ROOM_IDLE_HOURS=1 / 3600, TIDY_SECONDS=0)
     pair(app)
     time.sleep(2.1)
@@ -503,9 +503,9 @@ def test_the_invitation_form_is_on_the_game_page(play):
 
 
 @pytest.mark.server
-def test_two_players_on_two_gunicorn_instances_sharing_redis(tmp_path, redis_server):
+def test_two_players_on_two_gunicorn_instances_sharing_redis(tmp_path, redis_server, gunicorn):
     env = servers.app_env(tmp_path, REDIS_URL=redis_server.url)
-    with servers.gunicorn(env, workers=2) as first, servers.gunicorn(env, workers=2) as second:
+    with gunicorn(env, workers=2) as first, gunicorn(env, workers=2) as second:
         host = Seat(servers.HttpClient(first)).invite("Ann")
         guest = Seat(servers.HttpClient(second), host.path)
         guest.join("Bob")

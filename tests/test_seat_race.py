@@ -44,14 +44,14 @@ class Stored:
 
 
 @pytest.mark.parametrize("store", ["sqlite", "redis"])
-def test_a_join_racing_a_move_on_one_cookie_never_leaves_a_seat_nobody_holds(tmp_path, store):
+def test_a_join_racing_a_move_on_one_cookie_never_leaves_a_seat_nobody_holds(tmp_path, store, gunicorn):
     redis_server = servers.RedisServer(tmp_path / "redis").start() if store == "redis" else None
     url = redis_server.url if redis_server else None
     env = servers.app_env(tmp_path, **UNLIMITED, **({"REDIS_URL": url} if url else {}))
     stored = Stored(tmp_path / "instance", url)
     answers = []
     try:
-        with servers.gunicorn(env, workers=2) as base:
+        with gunicorn(env, workers=2) as base:
             guest = Player(servers.HttpClient(base))
             guest.move(1, 1)
             for _ in range(RACES):

@@ -1,9 +1,12 @@
 """Headers, cookies, forged requests, error pages, static files, and a fuzzer."""
 
+import functools
 import re
 import tempfile
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from werkzeug.test import EnvironBuilder, run_wsgi_app
@@ -219,17 +222,26 @@ def test_only_static_files_are_served(client, path):
 
 # The fuzzer: random requests at every route, with a real game going on between them.
 
-_fuzz_dir = tempfile.TemporaryDirectory()
-FUZZ_APP = create_app({"SECRET_KEY": "s", "DATABASE": f"{_fuzz_dir.name}/ttt.sqlite3"})
-FUZZ_CLIENT = FUZZ_APP.test_client()
-ROOM = FUZZ_CLIENT.post("/room/new").headers["Location"]  # the fuzzed client is its host
-FUZZ_APP.test_client().post(f"{ROOM}/join")
+
+@functools.cache
+def fuzzed() -> tuple[Flask, FlaskClient, str, tempfile.TemporaryDirectory]:
+    """The app the fuzzer sends its requests to, its client, and a room whose host the client
+    is: made at the first draw, not when the module is imported (collection makes nothing)."""
+    folder = tempfile.TemporaryDirectory()
+    app = create_app({"SECRET_KEY": "s", "DATABASE": f"{folder.name}/ttt.sqlite3"})
+    client = app.test_client()
+    room = client.post("/room/new").headers["Location"]
+    app.test_client().post(f"{room}/join")
+    return app, client, room, folder
+
+
+def routes() -> list[str]:
+    room = fuzzed()[2]
+    actions = ("move", "join", "resign", "rematch", "leave", "refresh")
+    return [*ROUTES, "/room/new", room, *(f"{room}/{action}" for action in actions)]
+
+
 ROUTES = ["/", "/move", "/new", "/undo", "/teach", "/score/reset", "/robots.txt", "/favicon.ico", "/static/style.css"]
-ROUTES += [
-    "/room/new",
-    ROOM,
-    *(f"{ROOM}/{action}" for action in ("move", "join", "resign", "rematch", "leave", "refresh")),
-]
 METHODS = ["GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH"]
 FIELDS = ["game", "n", "row", "col", "side", "difficulty", "mode", "cell", "x", "name", "name_x", "name_o", "swap"]
 printable = st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=30)
@@ -239,7 +251,8 @@ requests = st.fixed_dictionaries(
     {
         "method": st.sampled_from(METHODS),
         "path": st.one_of(
-            st.sampled_from(ROUTES), st.text(max_size=40).map(lambda s: "/" + s.lstrip("/").replace("?", "%3F"))
+            st.deferred(lambda: st.sampled_from(routes())),
+            st.text(max_size=40).map(lambda s: "/" + s.lstrip("/").replace("?", "%3F")),
         ),
         "query": st.dictionaries(st.sampled_from(FIELDS) | anytext, values, max_size=5),
         "form": st.dictionaries(st.sampled_from(FIELDS) | anytext, values, max_size=5),
@@ -258,15 +271,15 @@ requests = st.fixed_dictionaries(
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(requests, min_size=1, max_size=6))
 def test_fuzzed_requests_never_5xx_and_the_game_stays_legal(batch):
-    client = FUZZ_CLIENT
+    app, client, _, _ = fuzzed()
     for req in batch:
         if req["real_move"]:
             links = list(Page(client.get("/").text).links.values())
             if links:
                 assert client.get(links[len(links) // 2]).status_code == 303
-        saved = client.get_cookie(FUZZ_APP.config["SESSION_COOKIE_NAME"])
+        saved = client.get_cookie(app.config["SESSION_COOKIE_NAME"])
         if req["cookie"] is not None:
-            client.set_cookie(FUZZ_APP.config["SESSION_COOKIE_NAME"], req["cookie"])
+            client.set_cookie(app.config["SESSION_COOKIE_NAME"], req["cookie"])
         response = client.open(
             req["path"],
             method=req["method"],
@@ -276,16 +289,16 @@ def test_fuzzed_requests_never_5xx_and_the_game_stays_legal(batch):
         )
         assert response.status_code < 500, (req, response.status_code)
         if req["cookie"] is not None and saved is not None:
-            client.set_cookie(FUZZ_APP.config["SESSION_COOKIE_NAME"], saved.value)
-        assert_store_is_legal()
+            client.set_cookie(app.config["SESSION_COOKIE_NAME"], saved.value)
+        assert_store_is_legal(app)
 
 
-def assert_store_is_legal():
+def assert_store_is_legal(app):
     """Every stored session holds, if any game, a legal one consistent with its history;
     the room, if still there, too."""
-    for room in records(FUZZ_APP, "rooms").values():
+    for room in records(app, "rooms").values():
         assert Room.from_data(room) is not None
-    for data in records(FUZZ_APP).values():
+    for data in records(app).values():
         if "game" in data:
             game = stored_games.decode(data["game"])
             assert game is not None, data

@@ -7,14 +7,12 @@ from collections import Counter
 import pytest
 
 from tests import judge, servers
-from tests.conftest import Player
-
-pytestmark = pytest.mark.server
+from tests.conftest import STORES, Player
 
 
-def test_wsgi_under_gunicorn_plays_a_whole_game(tmp_path):
+def test_wsgi_under_gunicorn_plays_a_whole_game(tmp_path, gunicorn):
     env = {"TTT_INSTANCE_DIR": str(tmp_path / "instance")}  # no SECRET_KEY: made at first start
-    with servers.gunicorn(env) as base:
+    with gunicorn(env) as base:
         player = Player(servers.HttpClient(base))
         player.new_game(difficulty="impossible")
         page = player.finish(random.Random(1))
@@ -24,9 +22,9 @@ def test_wsgi_under_gunicorn_plays_a_whole_game(tmp_path):
     assert (tmp_path / "instance" / "secret_key").stat().st_mode & 0o777 == 0o600
 
 
-def test_two_gunicorn_instances_share_games_through_redis(tmp_path, redis_server):
+def test_two_gunicorn_instances_share_games_through_redis(tmp_path, redis_server, gunicorn):
     env = servers.app_env(tmp_path, REDIS_URL=redis_server.url)
-    with servers.gunicorn(env, workers=1) as first, servers.gunicorn(env, workers=1) as second:
+    with gunicorn(env, workers=1) as first, gunicorn(env, workers=1) as second:
         on_first = servers.HttpClient(first)
         player = Player(on_first)
         page = player.move(1, 1)
@@ -40,12 +38,12 @@ def test_two_gunicorn_instances_share_games_through_redis(tmp_path, redis_server
         assert player.page().marks == after.marks  # and back on the first
 
 
-@pytest.mark.parametrize("store", ["files", "redis"])
-def test_concurrent_moves_on_one_session_across_two_workers(tmp_path, store, request):
+@pytest.mark.parametrize("store", STORES)
+def test_concurrent_moves_on_one_session_across_two_workers(tmp_path, store, request, gunicorn):
     env = servers.app_env(tmp_path)
     if store == "redis":
         env["REDIS_URL"] = request.getfixturevalue("redis_server").url
-    with servers.gunicorn(env, workers=2) as base:
+    with gunicorn(env, workers=2) as base:
         client = servers.HttpClient(base)
         player = Player(client)
         player.new_game(difficulty="impossible")  # a reply to every move that does not end the game
@@ -73,10 +71,10 @@ def assert_legal(marks: str) -> None:
     assert marks in judge.reachable(), marks
 
 
-def test_redis_outage_answers_503_and_play_resumes(tmp_path):
-    redis = servers.RedisServer(tmp_path / "redis").start()
+def test_redis_outage_answers_503_and_play_resumes(tmp_path, gunicorn, redis_servers):
+    redis = redis_servers(tmp_path / "redis").start()
     try:
-        with servers.gunicorn(servers.app_env(tmp_path, REDIS_URL=redis.url), workers=1) as base:
+        with gunicorn(servers.app_env(tmp_path, REDIS_URL=redis.url), workers=1) as base:
             player = Player(servers.HttpClient(base))
             page = player.move(1, 1)
             href = next(iter(page.links.values()))

@@ -24,8 +24,6 @@ from ttt_web.store.redis import RedisStore, connect
 from ttt_web.store.sqlite import SQLiteStore
 from ttt_web.web import stored_games
 
-pytestmark = pytest.mark.server
-
 
 def make_app(directory, **config):
     return create_app({"SECRET_KEY": "s", "DATABASE": str(directory / "ttt.sqlite3"), **config})
@@ -104,7 +102,7 @@ def test_ten_thousand_cookieless_page_views_store_nothing(app, stored):
     assert stored() == 0
 
 
-def test_a_write_that_lost_the_race_changes_nothing_and_says_so(app):
+def test_a_write_that_lost_the_race_changes_nothing_and_says_so(app, both_stores):
     """Someone else writes the session between this move's read and its write: the move is
     refused with 409, the other write stands, and the next move goes through."""
     store, table = app.extensions["ttt.store"], app.session_interface.table
@@ -128,8 +126,8 @@ def test_a_write_that_lost_the_race_changes_nothing_and_says_so(app):
     assert player.page().marks.count(".") == 5
 
 
-def test_a_redis_that_is_down_answers_503_and_play_resumes(tmp_path):
-    server = servers.RedisServer(tmp_path / "redis").start()
+def test_a_redis_that_is_down_answers_503_and_play_resumes(tmp_path, redis_servers):
+    server = redis_servers(tmp_path / "redis").start()
     try:
         app = create_app({"SECRET_KEY": "s", "REDIS_URL": server.url})
         player = Player(app.test_client())
@@ -146,13 +144,13 @@ def test_a_redis_that_is_down_answers_503_and_play_resumes(tmp_path):
 
 
 @pytest.mark.parametrize("victim", ["worker", "server"])
-def test_kill_9_mid_writes_loses_at_most_the_requests_in_flight(tmp_path, victim):
+def test_kill_9_mid_writes_loses_at_most_the_requests_in_flight(tmp_path, victim, gunicorn):
     """Players move as fast as they can while a worker (or the whole server) is killed with
     SIGKILL: the database passes its integrity check, and every player's game is there and
     legal."""
     env = servers.app_env(tmp_path, TTT_NEW_SESSION_LIMIT="1000 per minute")
     database = tmp_path / "instance" / "ttt.sqlite3"
-    with servers.gunicorn(env, workers=2) as base:
+    with gunicorn(env, workers=2) as base:
         players = [Player(servers.HttpClient(base, timeout=5)) for _ in range(8)]
         stop, moved = threading.Event(), [threading.Event() for _ in players]
 
@@ -187,7 +185,7 @@ def test_kill_9_mid_writes_loses_at_most_the_requests_in_flight(tmp_path, victim
 DAY = 86400
 
 
-@pytest.fixture(params=["sqlite", "redis", "cluster"])
+@pytest.fixture(params=["sqlite", "redis", pytest.param("cluster", marks=pytest.mark.redis)])
 def make_store(request, tmp_path):
     """Makes a store holding the given tables: SQLite, one Redis, a Redis Cluster."""
 

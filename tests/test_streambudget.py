@@ -5,8 +5,6 @@ import pytest
 
 from ttt_web.rooms.budget import OverBudget, StreamBudget
 
-pytestmark = pytest.mark.unit
-
 
 def test_each_bound_refuses_the_stream_past_it():
     budget = StreamBudget(total=5, per_network=2, per_room=3)

@@ -10,7 +10,6 @@ from tests import tracer
 from tests.judge import calls, reachable
 from ttt_web.core import trace as core_trace
 
-pytestmark = pytest.mark.unit
 EMPTY = "." * 9
 
 

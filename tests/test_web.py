@@ -218,7 +218,7 @@ def test_a_cross_site_post_cannot_reset_the_game(play):
 
 
 @pytest.mark.slow
-def test_two_thousand_sessions_are_all_kept(app_factory):
+def test_two_thousand_sessions_are_all_kept(app_factory, both_stores):
     app = app_factory()
     clients = [app.test_client() for _ in range(2000)]
     for n, c in enumerate(clients):
@@ -229,7 +229,7 @@ def test_two_thousand_sessions_are_all_kept(app_factory):
         assert Page(c.get("/").text).marks[3 * (n % 3) + n // 3 % 3] == "X", n
 
 
-def test_idle_sessions_expire_and_are_removed_after_a_response(app_factory):
+def test_idle_sessions_expire_and_are_removed_after_a_response(app_factory, both_stores):
     app = app_factory(PERMANENT_SESSION_LIFETIME=timedelta(seconds=1), TIDY_SECONDS=0)
     idle, active = app.test_client(), app.test_client()
     idle.get("/move?n=0&row=1&col=1")
@@ -252,7 +252,7 @@ def test_upkeep_runs_at_most_once_per_interval_in_a_process(app_factory, monkeyp
     assert len(runs) == 1
 
 
-def test_session_data_is_json_native(play, client, app):
+def test_session_data_is_json_native(play, client, app, both_stores):
     play.move(1, 1)
     play.submit("teach")
     sid = client.get_cookie(app.config["SESSION_COOKIE_NAME"]).value
