@@ -104,16 +104,16 @@ def test_limits_and_caps_hold_across_the_cluster(tmp_path, redis_cluster):
         one_address = [servers.HttpClient(bases[n % 2], source="127.0.5.1") for n in range(4)]  # newcomers
         statuses = [client.get("/move?n=0&row=1&col=1").status_code for client in one_address]
         assert statuses == [303, 303, 303, 429]
-        for n in range(2):
-            host = Seat(servers.HttpClient(bases[0], source=f"127.0.6.{2 * n + 1}")).invite("Ann")
-            Seat(servers.HttpClient(bases[1], source=f"127.0.6.{2 * n + 2}"), host.path).join("Bob")
+        for n in range(2):  # each player on a network of its own: the limit counts new sessions per /24
+            host = Seat(servers.HttpClient(bases[0], source=f"127.0.{60 + 2 * n}.1")).invite("Ann")
+            Seat(servers.HttpClient(bases[1], source=f"127.0.{61 + 2 * n}.1"), host.path).join("Bob")
             host.move(1, 1)
-        refused = servers.HttpClient(bases[1], source="127.0.6.9").post("/room/new", data={"name": "Cy"})
+        refused = servers.HttpClient(bases[1], source="127.0.69.1").post("/room/new", data={"name": "Cy"})
         assert refused.status_code == 503 and int(refused.headers["Retry-After"]) > 0
         assert store.count(Table("rooms", 0)) == 2
         for n in range(8):  # games played on push out the sessions written once
             time.sleep(1.1)  # a full store is tidied once a second at most
-            player = Player(Alternating(bases, source=f"127.0.7.{n + 1}"))
+            player = Player(Alternating(bases, source=f"127.0.{70 + n}.1"))
             player.move(1, 1)
             player.move(*next(iter(player.page().links)))
         time.sleep(1.1)
