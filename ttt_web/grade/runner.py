@@ -8,6 +8,7 @@ whom Linux does not bound) process count limited."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.resources
 import json
 import os
@@ -200,6 +201,17 @@ class Student:
         request = {"call": name, "board": position} | ({"action": list(action)} if action else {})
         return self.ask(request, name, seconds, waiting)
 
+    def ended(self, overran: Overran, seconds: float) -> int | None:
+        """The exit status of a process whose reply did not come: a read that stopped before
+        the call's limit came to the end of its output, and the process is ending (poll may not
+        see it yet); None for a call that ran over, still running."""
+        assert self.process
+        code = self.process.poll()
+        if code is None and not overran.reached() and overran.said()["wall"] < WALL_SHARE * seconds:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                code = self.process.wait(STOP_SECONDS)
+        return code
+
     def calls(self, made: list[tuple], seconds: float, waiting=None) -> list[dict]:
         """The replies to several calls (name, position, action) sent at once, with no round
         trip between them: one per call, in order, up to and including the first that ran
@@ -224,7 +236,7 @@ class Student:
         reply = self.timed(seconds, waiting)
         assert self.process
         if isinstance(reply, Overran):
-            took, code = reply.said(), self.process.poll()  # before the process is ended
+            took, code = reply.said(), self.ended(reply, seconds)  # before the process is ended
             where, depth = self.stopped() if code is None else ([], 0)
             self.restart()
             if code is not None:
@@ -305,7 +317,8 @@ class Student:
             self.process.wait()
             for stream in (self.process.stdin, self.process.stdout):
                 if stream:
-                    stream.close()
+                    with contextlib.suppress(BrokenPipeError):  # requests still buffered for a process now gone
+                        stream.close()
         reap_orphans()
         if self.folder:
             shutil.rmtree(self.folder, ignore_errors=True)
