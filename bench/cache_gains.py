@@ -40,24 +40,13 @@ class Forgetful(dict):
 
 @contextlib.contextmanager
 def through(module, name: str) -> Iterator[None]:
-    """The lru_cache'd function `module.name` called through its cache, for a while."""
+    """The lru_cache'd function `module.name` called without its cache (its __wrapped__), for a while."""
     cached = getattr(module, name)
     setattr(module, name, cached.__wrapped__)
     try:
         yield
     finally:
         setattr(module, name, cached)
-
-
-@contextlib.contextmanager
-def uncached(module, name: str) -> Iterator[None]:
-    """The function `module.name` without its functools cache, for a while."""
-    kept = getattr(module, name)
-    setattr(module, name, kept.__wrapped__)
-    try:
-        yield
-    finally:
-        setattr(module, name, kept)
 
 
 @contextlib.contextmanager
@@ -75,7 +64,7 @@ CACHES: dict[str, Callable[[], contextlib.AbstractContextManager]] = {
     "every cache in place": contextlib.nullcontext,
     "paths built (web/urls.py)": lambda: through(urls, "built"),
     "boards drawn (web/board_view.py)": lambda: forgetful(board_view, "_DRAWN"),
-    "games decoded (web/stored_games.py)": lambda: uncached(stored_games, "decoded"),
+    "games decoded (web/stored_games.py)": lambda: through(stored_games, "decoded"),
 }
 
 
