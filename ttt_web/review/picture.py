@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import gevent
 from gevent import monkey
+from gevent.threadpool import ThreadPool
 from PIL import Image, ImageDraw
 
 from ..core.endings import Ending
@@ -199,8 +199,16 @@ def write(draw: ImageDraw.ImageDraw, words: tuple[caption.Line, ...]) -> None:
 
 
 def off_the_loop(work: Callable[..., Any], *args: Any) -> Any:
-    """In a gevent worker, a thread of the hub's pool does the work, and the worker's other
+    """In a gevent worker, the drawing thread does the work, and the worker's other
     connections go on meanwhile (Pillow lets go of the GIL while it encodes)."""
     if monkey.is_module_patched("threading"):
-        return gevent.get_hub().threadpool.apply(work, args)
+        return drawing_thread().apply(work, args)
     return work(*args)
+
+
+@functools.cache
+def drawing_thread() -> ThreadPool:
+    """One thread draws every picture of the process: a FreeType face (which each of Pillow's
+    fonts holds, shared by every picture) may be used by one thread at a time. Ten pictures
+    drawn at once in the hub's pool of ten hung a worker."""
+    return ThreadPool(1)
