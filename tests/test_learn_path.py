@@ -65,6 +65,18 @@ def test_the_path_is_the_lectures_order_one_page_each_with_an_exercise_and_next(
 
 
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_each_exercise_page_leads_back_to_its_step(client):
+    opened = {2: ["exercise-link"], 3: ["exercise-link"], 5: ["exercise-link", "alphabeta-trace"], 6: ["exercise-link"]}
+    for number, links in opened.items():
+        step = shown(client, f"/learn/step/{number}")
+        for ident in links:
+            response = client.get(step[ident].attrs["href"], follow_redirects=True)
+            back = Page(response.text)["path-step-link"]
+            assert next(back.iter("a")).attrs["href"] == f"/learn/step/{number}"
+            assert back.text.endswith(LECTURE[number - 1])
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_next_marks_a_step_done_in_the_session_and_only_a_post_does(client):
     for url in ("/learn/", "/learn/step/3", "/learn/step/1?position=..XOOXOX.&check=1&positions=1&leaves=1"):
         client.get(url)

@@ -29,6 +29,12 @@ bp.register_blueprint(practice.bp)
 bp.register_blueprint(path.bp)
 
 
+@bp.context_processor
+def path_steps() -> dict[str, object]:
+    """The path's steps, for the exercise pages' way back to their step."""
+    return {"path_steps": path.STEPS}
+
+
 @bp.get("/")
 def index():
     """The path's six steps, those this session has done ticked: a page per visitor, not cached."""
