@@ -203,6 +203,7 @@ class RedisCluster:
             node.port = free_cluster_port()
             node.options = ["--cluster-enabled", "yes", "--cluster-node-timeout", "2000"]
             node.options += ["--cluster-config-file", "nodes.conf", "--cluster-require-full-coverage", "no"]
+            node.options += ["--logfile", str(node.directory / "redis.log"), "--repl-diskless-sync-delay", "0"]
 
     @property
     def url(self) -> str:
@@ -221,13 +222,35 @@ class RedisCluster:
         return self
 
     def wait_until_ok(self, seconds: float = 60) -> None:
-        """Until every live node says cluster_state:ok and the slots have masters."""
+        """Until every live node says cluster_state:ok and sees each master with its replica,
+        and every replica has had its master's data (master_link_status:up). cluster_state:ok
+        comes seconds before that, and a replica that has not yet had its first copy cannot
+        take over ("Currently unable to failover: Disconnected from master for longer than
+        allowed"). A master sends it that copy repl-diskless-sync-delay after it asks (5 s by
+        default, 0 here)."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
-            if all("cluster_state:ok" in self.ask(node.port, "cluster", "info") for node in self.live()):
+            if all(self.ready(node.port) for node in self.live()):
                 return
             time.sleep(0.1)
         raise RuntimeError(f"the cluster is not ok after {seconds} s")
+
+    def ready(self, port: int) -> bool:
+        """Whether the node at `port` says the cluster is ok, sees each master with its replica,
+        and, if it is a replica, has its master's data."""
+        if "cluster_state:ok" not in self.ask(port, "cluster", "info") or not self.paired(port):
+            return False
+        replication = self.ask(port, "info", "replication")
+        return "role:master" in replication or "master_link_status:up" in replication
+
+    def paired(self, port: int) -> bool:
+        """Whether the node at `port` sees no node failing and each master serving slots
+        with one replica."""
+        nodes = [line.split() for line in self.ask(port, "cluster", "nodes").splitlines()]
+        if any("fail" in fields[2] or "handshake" in fields[2] for fields in nodes):
+            return False
+        masters = sorted(fields[0] for fields in nodes if "master" in fields[2] and len(fields) > 8)
+        return sorted(fields[3] for fields in nodes if "slave" in fields[2]) == masters
 
     def ask(self, port: int, *command: str) -> str:
         done = subprocess.run([self.cli, "-p", str(port), *command], capture_output=True, text=True, timeout=10)
