@@ -59,7 +59,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
 
-    sessions.init_app(app)
+    sessions.init_app(app, observe.MeasuredStore)  # the store's calls measured, for /metrics
     roomstore.init_app(app)
     roomstream.init_app(app)
     security.init_app(app)
