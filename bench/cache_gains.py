@@ -14,21 +14,21 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import itertools
 import statistics
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from request_cpu import cpu, requests  # bench/, the directory of this script
+
 from tests import servers
 from ttt_web.app import create_app
 from ttt_web.web import board_view, stored_games, urls
 
-CALLS = {"page": 1000, "move and undo": 300}
+CALLS = {"page": 1000, "move and undo": 300}  # per round
 
 
 class Forgetful(dict):
@@ -66,33 +66,6 @@ CACHES: dict[str, Callable[[], contextlib.AbstractContextManager]] = {
     "boards drawn (web/board_view.py)": lambda: forgetful(board_view, "_DRAWN"),
     "games decoded (web/stored_games.py)": lambda: through(stored_games, "decoded"),
 }
-
-
-def requests(client) -> dict[str, Callable[[], None]]:
-    """The page, and a move with its undo, for a client with a game in its session."""
-    first = client.get("/").text.split('href="/move?')[1].split('"')[0].replace("&amp;", "&")
-    assert client.get("/move?" + first).status_code == 303
-    assert client.post("/new", data={"game": token(client)}).status_code == 303
-    game, versions = token(client), itertools.count()
-    assert client.get(f"/move?game={game}&v={next(versions)}&n=0&row=0&col=0").status_code == 303
-    cell = client.get("/").text.split("&amp;n=2&amp;")[1].split('"')[0].replace("&amp;", "&")  # a free cell
-
-    def move() -> None:
-        assert client.get(f"/move?game={game}&v={next(versions)}&n=2&{cell}").status_code == 303
-        assert client.post("/undo", data={"game": game, "v": next(versions), "n": "4"}).status_code == 303
-
-    return {"page": lambda: client.get("/"), "move and undo": move}
-
-
-def token(client) -> str:
-    return client.get("/").text.split('name="game" value="')[1].split('"')[0]
-
-
-def cpu(request: Callable[[], None], n: int) -> float:
-    start = time.process_time()
-    for _ in range(n):
-        request()
-    return (time.process_time() - start) / n * 1e6
 
 
 def main() -> None:

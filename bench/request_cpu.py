@@ -16,9 +16,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+CALLS = {"page": 400, "move and undo": 200}  # per run
 
 
 def measure(redis_url: str) -> str:
@@ -29,28 +31,35 @@ def measure(redis_url: str) -> str:
     figures = []
     for store in ("SQLite", "Redis"):
         config = {"SECRET_KEY": "x", "DATABASE": tempfile.mkdtemp() + "/ttt.sqlite3"}
-        client = create_app(config | ({"REDIS_URL": redis_url} if store == "Redis" else {})).test_client()
-        link = client.get("/").text.split('href="/move?')[1].split('"')[0].replace("&amp;", "&")
-        client.get("/move?" + link)
-        client.post("/new", data={"game": token(client)})
-        game = token(client)
-
-        versions = itertools.count()  # the new game's: one more per move or undo
-
-        def move(game=game, client=client, versions=versions):
-            assert client.get(f"/move?game={game}&v={next(versions)}&n=0&row=1&col=1").status_code == 303
-            assert client.post("/undo", data={"game": game, "v": next(versions), "n": "2"}).status_code == 303
-
-        for name, request, n in (("page", lambda client=client: client.get("/"), 400), ("move and undo", move, 200)):
-            figures.append(f"{store} {name} {statistics.median(cpu(request, n) for _ in range(5)):.0f} µs")
+        asked = requests(create_app(config | ({"REDIS_URL": redis_url} if store == "Redis" else {})).test_client())
+        for name, request in asked.items():
+            figures.append(f"{store} {name} {statistics.median(cpu(request, CALLS[name]) for _ in range(5)):.0f} µs")
     return ", ".join(figures)
+
+
+def requests(client) -> dict[str, Callable[[], object]]:
+    """The page, and a move with its undo, for a client with a game in its session (the
+    game's second: the first move of the first is played, then a new game with one move)."""
+    first = client.get("/").text.split('href="/move?')[1].split('"')[0].replace("&amp;", "&")
+    assert client.get("/move?" + first).status_code == 303
+    assert client.post("/new", data={"game": token(client)}).status_code == 303
+    game, versions = token(client), itertools.count()  # the new game's: one more per move or undo
+    assert client.get(f"/move?game={game}&v={next(versions)}&n=0&row=0&col=0").status_code == 303
+    cell = client.get("/").text.split("&amp;n=2&amp;")[1].split('"')[0].replace("&amp;", "&")  # a free cell
+
+    def move() -> None:
+        assert client.get(f"/move?game={game}&v={next(versions)}&n=2&{cell}").status_code == 303
+        assert client.post("/undo", data={"game": game, "v": next(versions), "n": "4"}).status_code == 303
+
+    return {"page": lambda: client.get("/"), "move and undo": move}
 
 
 def token(client) -> str:
     return client.get("/").text.split('name="game" value="')[1].split('"')[0]
 
 
-def cpu(request, n: int) -> float:
+def cpu(request: Callable[[], object], n: int) -> float:
+    """The process's CPU per call of `request`, µs, over n calls."""
     start = time.process_time()
     for _ in range(n):
         request()

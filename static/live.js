@@ -4,7 +4,7 @@
 //   and a form in use is never swapped out (if its seat was taken, the page says who took it);
 //   while the stream is down the page says "Reconnecting…" (and "Connected again" once it is
 //   back), and a move tapped then is not sent to a server that cannot be reached; a move
-//   tapped is drawn at once (as static/play.js does), and replaces the page's history entry;
+//   tapped is drawn at once (static/mark.js), and replaces the page's history entry;
 // - a button with data-copy copies the value of the field it names (a room's link, a review's
 //   share text).
 "use strict";
@@ -53,21 +53,6 @@ function keepForm(form, html) {
   const said = note.content.firstElementChild.cloneNode(true);
   said.classList.add("seat-taken");
   form.prepend(said);
-}
-
-function drawMark(link) {
-  // The player's own mark, drawn on the cell at once; the page the move leads to follows.
-  const cell = link.closest("td");
-  const mark = link.dataset.places;
-  if (!cell || !mark) return;
-  cell.dataset.mark = mark;
-  cell.classList.add(`mark-${mark.toLowerCase()}`);
-  const shown = document.createElement("span");
-  shown.className = "mark";
-  shown.textContent = mark;
-  link.replaceChildren(shown);
-  link.setAttribute("aria-disabled", "true");
-  for (const other of document.querySelectorAll("#board a[data-places]")) other.setAttribute("aria-disabled", "true");
 }
 
 function follow(url) {

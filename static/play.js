@@ -1,4 +1,4 @@
-// A move on the game's page. The player's mark is drawn at once; the move link is fetched (its
+// A move on the game's page. The player's mark is drawn at once (static/mark.js); the move link is fetched (its
 // redirect brings the new page, so one request per move) and the page's <main> is swapped in,
 // the AI's reply after a short beat, as if it thought (no beat with reduced motion, nor when
 // nobody replies). The address is then the one a plain link leads to, added to the history as a
@@ -10,18 +10,6 @@ let shownAt = window.location.pathname + window.location.search; // a change of 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 const beat = () => (window.matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : BEAT_MS);
 const marks = (root) => root.querySelectorAll("#board td[data-mark]:not([data-mark=''])").length;
-
-const drawMark = (link) => {
-  const cell = link.closest("td");
-  const mark = link.dataset.places;
-  cell.dataset.mark = mark;
-  cell.classList.add(`mark-${mark.toLowerCase()}`);
-  const shown = document.createElement("span");
-  shown.className = "mark";
-  shown.textContent = mark;
-  link.replaceChildren(shown);
-  link.setAttribute("aria-disabled", "true");
-};
 
 // Teach mode's hints speak of the position before the move: gone until the new page brings its own.
 const clearHints = () => {

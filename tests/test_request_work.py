@@ -7,6 +7,7 @@ from collections import Counter
 
 import flask
 import pytest
+from cachetools import LRUCache
 
 from ttt_web.app import create_app
 from ttt_web.core import game as game_module
@@ -198,7 +199,8 @@ def test_a_kept_board_is_the_one_its_game_would_be_drawn(client, teach_on):
 
 def test_kept_boards_are_bounded_and_never_changed_in_place(client, monkeypatch):
     app = client.application
-    monkeypatch.setattr(board_view, "DRAWN", 3)
+    assert board_view._DRAWN.maxsize == board_view.DRAWN
+    monkeypatch.setattr(board_view, "_DRAWN", LRUCache(maxsize=3))
     for moves in [(0,), (1,), (2,), (3,), (4,)]:
         view = drawn(app, Game(token="t", moves=moves))
     assert len(board_view._DRAWN) <= 3

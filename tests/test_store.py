@@ -152,7 +152,7 @@ def test_a_damaged_record_reads_as_none(store):
         store.client.hset(store.key(GAMES, "a"), "d", "{not json")
         store.client.hset(store.key(GAMES, "b"), mapping={"v": 1, "d": "[1, 2]"})
     else:
-        with contextlib.closing(sqlite3.connect(store.path, isolation_level=None)) as db:
+        with contextlib.closing(sqlite3.connect(store.database.path, isolation_level=None)) as db:
             db.execute("UPDATE games SET data = '{not json' WHERE id = 'a'")
             db.execute("INSERT INTO games VALUES ('b', 1, '[1, 2]', ?)", (time.time() + 60,))
     assert store.get(GAMES, "a") is None and store.get(GAMES, "b") is None

@@ -59,25 +59,17 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
 
-    sessions.init_app(app)
+    sessions.init_app(app, observe.MeasuredStore)  # the store's calls measured, for /metrics
     roomstore.init_app(app)
     roomstream.init_app(app)
     security.init_app(app)
     errors.init_app(app)
     urls.init_app(app)
     app.jinja_env.globals.update(name_pattern=NAME_PATTERN, name_rule=NAME_RULE)  # one rule for every name field
-    app.register_blueprint(play.bp)
-    app.register_blueprint(review.bp)
-    app.register_blueprint(retry.bp)
-    app.register_blueprint(games.bp)
-    app.register_blueprint(explore.bp)
     app.cli.add_command(grade_cli.command)
-    app.register_blueprint(grade_download.bp)
-    app.register_blueprint(practice.bp)
-    app.register_blueprint(rooms.bp)
-    app.register_blueprint(roomseats.bp)
-    app.register_blueprint(learn_views.bp)
-    app.register_blueprint(theme.bp)
+    features = (play, review, retry, games, explore, grade_download, practice, rooms, roomseats, learn_views, theme)
+    for feature in features:
+        app.register_blueprint(feature.bp)
     limits.init_app(app)
     ttt.minimax(ttt.initial_state())  # solve the game now, not during the first move
     app.add_template_filter(cells.ij, "ij")  # the assignment's (i, j) beside a cell's name

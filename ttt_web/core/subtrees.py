@@ -15,15 +15,11 @@ from .position import EMPTY_BOARD, action_of, over
 INF = math.inf
 
 
-finished = functools.cache(over)
-
-
 def to_move(position: str) -> str:
     """X or O: a plain count, as the walk asks this at every level of every step."""
     return "O" if position.count("X") > position.count("O") else "X"
 
 
-@functools.cache
 def kids(
     position: str, window: tuple[float, float], pruning: bool
 ) -> tuple[tuple[tuple[int, int], str, tuple[float, float], int], ...]:
@@ -41,7 +37,7 @@ def pruned_actions(position: str, window: tuple[float, float]) -> tuple[tuple[in
 @functools.cache
 def size(position: str, window: tuple[float, float], pruning: bool, root: bool = False) -> tuple[int, int]:
     """(steps, calls) of the call on `position` and everything below it."""
-    if finished(position):
+    if over(position):
         return 2, 1
     per = 2 if root or not pruning else 3
     below = [size(child, w, pruning) for _, child, w, _ in kids(position, window, pruning)]
@@ -52,7 +48,7 @@ def size(position: str, window: tuple[float, float], pruning: bool, root: bool =
 def bound(position: str, window: tuple[float, float]) -> str:
     """ "=" when alpha-beta's call on `position` with `window` returns the exact minimax
     value, "≤" or "≥" when only a bound (as the explorer's alpha-beta tree marks it)."""
-    return "=" if finished(position) else alphabeta(position, *window).bound
+    return "=" if over(position) else alphabeta(position, *window).bound
 
 
 def cuts(position: str, window: tuple[float, float]) -> bool:
@@ -71,7 +67,7 @@ def steps_with_empty_cells(empty: int, pruning: bool = False) -> tuple[int, int]
     """The fewest and the most steps of the trace from a live position with `empty` empty
     cells, over every reachable one: what a board of that size costs to step through. Kept:
     each count walks every such position (see docs/performance.md)."""
-    counts = [total(p, pruning)[0] for p in reachable(EMPTY_BOARD) if p.count(".") == empty and not finished(p)]
+    counts = [total(p, pruning)[0] for p in reachable(EMPTY_BOARD) if p.count(".") == empty and not over(p)]
     return min(counts), max(counts)
 
 

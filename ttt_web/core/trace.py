@@ -23,9 +23,9 @@ import math
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .position import utility
+from .position import over, utility
 from .pseudocode import MAX, MIN, ROOT
-from .subtrees import bound, calls_plain, finished, kids, pruned_actions, size, step_of_call, to_move, total
+from .subtrees import bound, calls_plain, kids, pruned_actions, size, step_of_call, to_move, total
 from .tictactoe import Action
 
 __all__ = [
@@ -36,7 +36,7 @@ __all__ = [
     "Frame",
     "Step",
     "calls_plain",
-    "finished",
+    "over",
     "step",
     "step_of_call",
     "to_move",
@@ -174,7 +174,7 @@ class _Walk:
         self, k: int, position: str, action: Action | None, call: int, window: tuple[float, float]
     ) -> Step | Down:
         """The step at offset `k` of this call, or where to go down: (k, child, action, call, window)."""
-        if finished(position):
+        if over(position):
             return self.terminal(k, position, action, call, window)
         here = _Call(position, action, call, window, to_move(position) == "X")
         if k < 2:

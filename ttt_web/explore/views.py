@@ -25,7 +25,7 @@ from ..core.position import EMPTY_BOARD, action_name, board, cell_name, cell_of,
 from ..core.words import outlook, result_text
 from ..web import cpu_budget
 from ..web.board_view import position_view
-from ..web.caching import PUBLIC_FOR_A_DAY
+from ..web.caching import public
 from ..web.urls import url_for
 from . import pages
 from .model import MINUS, SIGNED, explained
@@ -73,7 +73,7 @@ def bugs_shown():
             cell=action_name,
         )
     )
-    return cached(response)
+    return public(response)
 
 
 @bp.get("/paste")
@@ -85,7 +85,7 @@ def paste():
         found = parse(pasted)
     except BoardError as error:
         page = render_template("explore/paste.html", pasted=pasted, paste_error=str(error) if pasted else "")
-        return cached(Response(page, status=400 if pasted else 200))
+        return public(Response(page, status=400 if pasted else 200))
     return redirect(here(found), code=303)
 
 
@@ -94,8 +94,8 @@ def position(text: str):
     checked(text)
     student = students_answer(text)
     if student is None:
-        return cached(Response(pages.kept((text, from_game()), lambda: position_page(text, None))))
-    return cached(Response(position_page(text, student)))
+        return public(Response(pages.kept((text, from_game()), lambda: position_page(text, None))))
+    return public(Response(position_page(text, student)))
 
 
 def position_page(text: str, student: answers.Answer | None) -> str:
@@ -141,7 +141,7 @@ def trace(text: str, step: int):
         says=narrated(shown, len(shown.stack) - 1),
         **helpers(),
     )
-    return cached(Response(page))
+    return public(Response(page))
 
 
 def checked(text: str) -> None:
@@ -161,12 +161,7 @@ def in_capitals(text: str) -> BaseResponse:
     assert request.endpoint is not None and request.view_args is not None  # a view's request
     path = url_for(request.endpoint, **{**request.view_args, "text": text})
     query = request.query_string.decode("latin-1")
-    return cached(redirect(f"{path}?{query}" if query else path, code=301))
-
-
-def cached(response: BaseResponse) -> BaseResponse:
-    response.headers["Cache-Control"] = PUBLIC_FOR_A_DAY
-    return response
+    return public(redirect(f"{path}?{query}" if query else path, code=301))
 
 
 def here(text: str, step: int | None = None) -> str:

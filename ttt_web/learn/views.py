@@ -14,13 +14,12 @@ from ..core.pasted import BoardError, parse
 from ..core.position import EMPTY_BOARD, over
 from ..core.pseudocode import code
 from ..web import cpu_budget
-from ..web.caching import PUBLIC_FOR_A_DAY
+from ..web.caching import public
 from ..web.urls import url_for
 from . import path, practice, words
 
 bp = Blueprint("learn", __name__, url_prefix="/learn")
 cpu_budget.counts(bp)  # the CPU its pages (and its drills') cost strangers, bounded per process
-CACHE = PUBLIC_FOR_A_DAY  # a page that depends on its URL alone
 POSITION_HELP = "A position is 9 characters read row by row: X, O or a dot for an empty cell, like X...O...."
 DEFAULT_LIMITED = "......O.X"  # X wins with best play, and shallow estimates miss it (depth 1 and 2)
 FINISHED = "That game is over: depth-limited search needs a game still going, since a finished game is its utility."
@@ -93,7 +92,7 @@ def traced(text: str, pruning: bool):
         says=words.says(step),
         w=words,
     )
-    return cached(page)
+    return public(Response(page))
 
 
 @bp.get("/limited/<text>")
@@ -117,7 +116,7 @@ def limited(text: str):
         wrong=wrong,
         w=words,
     )
-    return cached(page)
+    return public(Response(page))
 
 
 @bp.get("/limited/")
@@ -177,9 +176,3 @@ def whole(text: str) -> int:
     if not text.isdigit() or len(text) > 9:
         abort(400, "Steps, calls and depths are whole numbers, like 12.")
     return int(text)
-
-
-def cached(page: str) -> Response:
-    response = Response(page)
-    response.headers["Cache-Control"] = CACHE
-    return response

@@ -41,7 +41,7 @@ def turn(frame: tr.Frame) -> str:
     """Which move led to the call and whose turn it is there, in the assignment's terms:
     "after X plays (1, 1) b2: O to move (MIN)"; the first call has no move before it."""
     before = "the starting position" if frame.action is None else f"after {played(frame.position, frame.action)}"
-    if tr.finished(frame.position):
+    if tr.over(frame.position):
         return f"{before}: the game is over, {won(frame.position)}"
     side = tr.to_move(frame.position)
     return f"{before}: {side} to move ({'MAX' if side == 'X' else 'MIN'})"
@@ -80,13 +80,13 @@ def says(step: tr.Step) -> str:
 def tested(step: tr.Step, frame: tr.Frame, root: bool) -> str:
     """The test for the end, in the words of the line shown: the Python's at the root."""
     test = "terminal(board)" if root else "TERMINAL(state)"
-    if tr.finished(frame.position):
+    if tr.over(frame.position):
         return f"{test} is {'True' if root else 'true'}: {won(frame.position)}."
     return f"{test} is {'False' if root else 'false'}: the game goes on."
 
 
 def returned(step: tr.Step, frame: tr.Frame, root: bool) -> str:
-    if tr.finished(frame.position):
+    if tr.over(frame.position):
         if root:
             return "The game is over, so minimax returns None: there is no action to take."
         return f"It returns UTILITY(state) = {number(step.value)} (1 if X has won, {MINUS}1 if O has, else 0)."

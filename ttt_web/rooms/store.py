@@ -17,7 +17,6 @@ from ..core.room import Room, RoomError
 from ..core.room_record import valid_id
 from ..store.base import Store, Table, Write, WriteConflict
 from ..store.live import PollingWatch, PublishingWatch, Watch
-from ..store.redis import RedisStore
 from ..web.errors import StoreFull
 from ..web.sessions import Upkeep, tables, write_with_session
 
@@ -96,7 +95,7 @@ class Rooms:
 def init_app(app: Flask) -> None:
     store, table = app.extensions["ttt.store"], tables(app)[1]
     watch: Watch
-    if isinstance(store, RedisStore):
+    if app.config.get("REDIS_URL"):  # the store is Redis's
         watch = PublishingWatch(store.client, f"{store.prefix}rooms:changed", app.logger)
     else:
         watch = PollingWatch(store, table, app.logger)

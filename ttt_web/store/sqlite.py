@@ -18,7 +18,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -48,48 +48,65 @@ CREATE TRIGGER IF NOT EXISTS {t}_removed AFTER DELETE ON {t}
 """
 
 
-class SQLiteStore:
-    def __init__(self, path: str | Path, tables: list[Table]) -> None:
+class Database:
+    """A SQLite database at `path` in WAL mode, one connection per process (a forked child
+    opens its own, running `setup` on it), each statement its own transaction, tried again
+    while another process writes. The store and the rate limits' counters share it."""
+
+    def __init__(self, path: str | Path, setup: Callable[[sqlite3.Connection], object]) -> None:
         self.path = Path(path)
-        self.tables = tables
+        self.setup = setup
+        self.lock = threading.Lock()  # for threaded servers; uncontended under gevent
         self._connection: sqlite3.Connection | None = None
         self._pid = 0
-        self._lock = threading.Lock()  # for threaded servers; uncontended under gevent
 
-    def _run(self, sql: str, parameters: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
-        """Run one statement to its end (its transaction closes with it); its rows."""
-        return self._execute(sql, parameters, lambda cursor: cursor.fetchall())
+    def connection(self) -> sqlite3.Connection:
+        if self._connection is None or self._pid != os.getpid():
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=0)
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = NORMAL")  # a crash may lose the last second, never corrupt
+            self.setup(db)
+            self._connection, self._pid = db, os.getpid()
+        return self._connection
 
-    def _changed(self, sql: str, parameters: tuple[object, ...] = ()) -> int:
-        """Run one statement; how many records it changed."""
-        return self._execute(sql, parameters, lambda cursor: cursor.rowcount)
-
-    def _execute(self, sql: str, parameters: tuple[object, ...], result: Callable[[sqlite3.Cursor], T]) -> T:
+    def execute(
+        self, sql: str, parameters: Sequence[object] | dict[str, object], result: Callable[[sqlite3.Cursor], T]
+    ) -> T:
+        """result(cursor) of one statement run to its end."""
         deadline = time.monotonic() + BUSY_WAIT
         while True:
             try:
-                with self._lock:
-                    return result(self._db().execute(sql, parameters))
+                with self.lock:
+                    return result(self.connection().execute(sql, parameters))
             except sqlite3.OperationalError as exc:
-                if exc.sqlite_errorcode & 0xFF not in BUSY or time.monotonic() > deadline:
-                    raise
+                busy_until(exc, deadline)
             time.sleep(PAUSE)
 
-    def _db(self) -> sqlite3.Connection:
-        if self._connection is None or self._pid != os.getpid():  # a forked child opens its own
-            self._connection = self._connect()
-            self._pid = os.getpid()
-        return self._connection
 
-    def _connect(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=0)
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA synchronous = NORMAL")
+def busy_until(exc: sqlite3.OperationalError, deadline: float) -> None:
+    """Raise `exc` unless it says another process holds the lock and `deadline` is ahead."""
+    if exc.sqlite_errorcode & 0xFF not in BUSY or time.monotonic() > deadline:
+        raise exc
+
+
+class SQLiteStore:
+    def __init__(self, path: str | Path, tables: list[Table]) -> None:
+        self.tables = tables
+        self.database = Database(path, self._create)
+
+    def _run(self, sql: str, parameters: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
+        """Run one statement to its end (its transaction closes with it); its rows."""
+        return self.database.execute(sql, parameters, lambda cursor: cursor.fetchall())
+
+    def _changed(self, sql: str, parameters: tuple[object, ...] = ()) -> int:
+        """Run one statement; how many records it changed."""
+        return self.database.execute(sql, parameters, lambda cursor: cursor.rowcount)
+
+    def _create(self, db: sqlite3.Connection) -> None:
         db.execute("CREATE TABLE IF NOT EXISTS counts (name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID")
         for table in self.tables:
             db.executescript(SCHEMA.format(t=table.name))
-        return db
 
     def get(self, table: Table, key: str) -> Record | None:
         rows = self._run(f"SELECT data, version FROM {table.name} WHERE id = ? AND expires > ?", (key, time.time()))
@@ -111,16 +128,15 @@ class SQLiteStore:
     def _transaction(self, body: Callable[[sqlite3.Connection], T]) -> T:
         """body(connection) in one transaction, committed if it returns, rolled back if it
         raises. It holds the write lock from its start (BEGIN IMMEDIATE), so it never fails
-        half-way for another process's write; waiting for that lock is as in `_execute`."""
+        half-way for another process's write; waiting for that lock is as in `Database.execute`."""
         deadline = time.monotonic() + BUSY_WAIT
         while True:
-            with self._lock:
-                db = self._db()
+            with self.database.lock:
+                db = self.database.connection()
                 try:
                     db.execute("BEGIN IMMEDIATE")
                 except sqlite3.OperationalError as exc:
-                    if exc.sqlite_errorcode & 0xFF not in BUSY or time.monotonic() > deadline:
-                        raise
+                    busy_until(exc, deadline)
                 else:
                     try:
                         result = body(db)

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import TypedDict, Unpack
 
+from cachetools import LRUCache
+
 from ..core import tictactoe as ttt
 from ..core.costs import moves_to
 from ..core.game import Game
@@ -105,21 +107,18 @@ def board_view(
     game played where a better move is shown.
 
     A board is drawn once per process for everyone who is shown it (the game's token is
-    only in its `link`) and kept, the last DRAWN of them: after the template, drawing the
+    only in its `link`) and kept, the DRAWN last asked for: after the template, drawing the
     board was a page's largest cost; the game's version is only in the `link` too."""
     shown = game or BLANK
     position = tuple(getattr(shown, name) for name in POSITION)
     key = (position, teach_on, links, history, tuple(sorted((hrefs or {}).items())), action, played)
     drawn = _DRAWN.get(key)
     if drawn is None:
-        drawn = _drawn(shown, teach_on, links, history, hrefs or {}, action, played)
-        while len(_DRAWN) >= DRAWN:
-            _DRAWN.pop(next(iter(_DRAWN)), None)  # the oldest
-        _DRAWN[key] = drawn
+        drawn = _DRAWN[key] = _drawn(shown, teach_on, links, history, hrefs or {}, action, played)
     return drawn.linked(_move_link(game, move_url)) if links else drawn
 
 
-_DRAWN: dict[tuple, BoardView] = {}
+_DRAWN: LRUCache[tuple, BoardView] = LRUCache(maxsize=DRAWN)
 
 
 def _drawn(

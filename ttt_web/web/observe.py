@@ -34,7 +34,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from werkzeug.exceptions import HTTPException
 from werkzeug.wsgi import ClosingIterator
 
-from ..store.base import STORE_ERRORS, Store, Table, WriteConflict
+from ..store.base import STORE_ERRORS, Record, Store, Table, Write, WriteConflict
 from .sessions import tables
 
 REQUEST_ID = "ttt.request_id"  # in the environ: this request's id
@@ -43,7 +43,6 @@ READY_SECONDS = 0.1  # /readyz: the store must answer within this
 MULTIPROCESS = "PROMETHEUS_MULTIPROC_DIR" in os.environ  # as prometheus_client decided on import
 REFUSALS = ("409", "429", "503")
 EVENT_STREAM = ("Content-Type", "text/event-stream; charset=utf-8")  # a room's stream, as Flask says it
-STORE_CALLS = ("get", "put", "delete", "write_all", "count", "tidy")  # the Store protocol's
 
 OWN = CollectorRegistry()  # this process's metrics, when not in multiprocess mode
 REQUESTS = Counter("ttt_requests", "Responses, by endpoint and status", ["endpoint", "status"], registry=OWN)
@@ -64,47 +63,57 @@ STREAMS = Gauge("ttt_event_streams_open", "Rooms' event streams open now", multi
 
 
 def init_app(app: Flask) -> None:
-    """Measure the store's calls, put request ids in the log, and wrap the whole app (call it
-    last, once every other middleware is in place)."""
-    store = app.extensions["ttt.store"]
-    measure(store)
+    """Put request ids in the log, and wrap the whole app (call it last, once every other
+    middleware is in place). The store's calls are measured by MeasuredStore, which
+    sessions.init_app puts around the store before anyone holds it."""
     log_request_ids(app)
-    app.wsgi_app = Observe(app, store, tables(app))  # type: ignore[method-assign]  # Flask's documented middleware hook
+    app.wsgi_app = Observe(app, app.extensions["ttt.store"], tables(app))  # type: ignore[method-assign]  # Flask's documented middleware hook
 
 
-def measure(store: Store) -> None:
-    """Time each call of the Store protocol on this store, and count its refused
-    compare-and-set writes. The methods are replaced on the store object itself, so that
-    every holder of it (sessions, rooms, their watch) is measured and the store layer knows
-    nothing of metrics."""
-    for name in STORE_CALLS:
-        setattr(store, name, timed(name, getattr(store, name)))
+class MeasuredStore:
+    """A store whose calls of the Store protocol are timed, and whose refused compare-and-set
+    writes are counted; anything else (a Redis store's client, say) is the store's own. The
+    store layer knows nothing of metrics."""
 
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
-def timed(name: str, call: Callable) -> Callable:
-    histogram = STORE_SECONDS.labels(name)
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
 
-    def measured(*args: Any, **kwargs: Any) -> Any:
-        start = time.perf_counter()
+    def get(self, table: Table, key: str) -> Record | None:
+        with STORE_SECONDS.labels("get").time():
+            return self.store.get(table, key)
+
+    def put(self, table: Table, key: str, data: dict[str, Any], version: int) -> int | None:
+        with STORE_SECONDS.labels("put").time():
+            written = self.store.put(table, key, data, version)
+        if written is None:
+            CONFLICTS.labels(table.name).inc()
+        return written
+
+    def delete(self, table: Table, key: str, version: int | None = None) -> bool:
+        with STORE_SECONDS.labels("delete").time():
+            gone = self.store.delete(table, key, version)
+        if not gone and version is not None:
+            CONFLICTS.labels(table.name).inc()
+        return gone
+
+    def write_all(self, writes: list[Write]) -> list[int]:
         try:
-            result = call(*args, **kwargs)
+            with STORE_SECONDS.labels("write_all").time():
+                return self.store.write_all(writes)
         except WriteConflict as conflict:
             CONFLICTS.labels(conflict.write.table.name).inc()
             raise
-        finally:
-            histogram.observe(time.perf_counter() - start)
-        if refused_write(name, result, args, kwargs):
-            CONFLICTS.labels(args[0].name).inc()
-        return result
 
-    return measured
+    def count(self, table: Table) -> int:
+        with STORE_SECONDS.labels("count").time():
+            return self.store.count(table)
 
-
-def refused_write(name: str, result: object, args: tuple, kwargs: dict) -> bool:
-    """Whether a put, or a delete at a version, was refused because the record moved on."""
-    if name == "put":
-        return result is None
-    return name == "delete" and result is False and (len(args) > 2 or kwargs.get("version") is not None)
+    def tidy(self, tables: list[Table]) -> int:
+        with STORE_SECONDS.labels("tidy").time():
+            return self.store.tidy(tables)
 
 
 class RequestId(logging.Filter):

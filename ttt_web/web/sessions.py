@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
+from collections.abc import Callable
 
 from flask import Flask, Request, Response, current_app, request, session
 from flask.sessions import SessionInterface, SessionMixin
@@ -154,22 +155,23 @@ def write_with_session(writes: list[Write], data: dict) -> list[int]:
     return interface.write_with(session, writes, data)
 
 
-def init_app(app: Flask) -> None:
-    """Open the store the config asks for (Redis if REDIS_URL, else SQLite) and install the
-    session interface on it."""
+def init_app(app: Flask, wrap: Callable[[Store], Store] = lambda store: store) -> None:
+    """Open the store the config asks for (Redis if REDIS_URL, else SQLite), `wrap` it (the
+    metrics' MeasuredStore) for everyone who holds it, and install the session interface on it."""
     every_table = tables(app)
-    store: RedisStore | SQLiteStore
+    opened: RedisStore | SQLiteStore
     if app.config.get("REDIS_URL"):
         client = connect(app.config["REDIS_URL"], app.config["REDIS_CONNECTIONS"], app.config["REDIS_WAIT_SECONDS"])
-        store = RedisStore(client)
-        if risk := store.eviction_risk():
+        opened = RedisStore(client)
+        if risk := opened.eviction_risk():
             app.logger.error(
                 "%s: Redis may evict players' games to make room. Set maxmemory-policy noeviction "
                 "(docs/deploy.md), and maxmemory large enough for MAX_SESSIONS and MAX_ROOMS.",
                 risk,
             )
     else:
-        store = SQLiteStore(app.config["DATABASE"], every_table)
+        opened = SQLiteStore(app.config["DATABASE"], every_table)
+    store = wrap(opened)
     upkeep = Upkeep(store, every_table, app.config["TIDY_SECONDS"], app.logger)
     app.extensions["ttt.store"] = store
     app.extensions["ttt.upkeep"] = upkeep
