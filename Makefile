@@ -7,10 +7,9 @@ SYSTEM_PACKAGES := chromium redis-server nginx fonts-dejavu-core fonts-noto-core
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-# pytest-xdist: two processes, each taking the next test; for servers, a module's tests in one
-# process (its module fixtures, servers among them, are made once)
+# pytest-xdist: two processes, each taking the next test (the tests of a fixture made once, as the
+# grader's mutants or the Redis Cluster, come first and stay in one process: tests/conftest.py's made_once)
 PARALLEL := -n 2 --dist worksteal
-PER_MODULE := -n 2 --dist loadscope
 # make check's tests, and make test's unit tests, run where no server may start (tests/isolation/run)
 ISOLATED := tests/isolation/run
 
@@ -24,7 +23,7 @@ run: $(VENV)/.run-installed nginx
 # (those run even if a unit test failed; make test fails if either run did).
 test: lint system-packages
 	$(ISOLATED) $(PY) -m pytest -q -m unit $(PARALLEL); unit=$$?; \
-	$(PY) -m pytest -q -m "not unit" $(PER_MODULE); others=$$?; \
+	$(PY) -m pytest -q -m "not unit" $(PARALLEL); others=$$?; \
 	[ $$unit = 0 ] && [ $$others = 0 ]
 
 # The fast loop: lint and the unit tests but the slow ones: no server, no Redis, no browser.

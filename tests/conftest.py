@@ -67,13 +67,27 @@ def kind(of: str):
     return register
 
 
+MADE_ONCE: list[str] = []  # fixtures whose tests run first, in one test process (made_once)
+
+
+def made_once(fixture):
+    """Under @pytest.fixture(scope="module" or "session"), for a fixture that costs much to make: its tests
+    run first, one after the other, so that pytest-xdist's worksteal (make test) gives them all to the
+    first process (it splits the tests in two halves and steals from the ends) and the fixture is made once."""
+    MADE_ONCE.append(fixture.__name__)
+    return fixture
+
+
 def pytest_generate_tests(metafunc):
     if "both_stores" in metafunc.fixturenames:
         metafunc.parametrize("app_factory", STORES, indirect=True)
 
 
 def pytest_collection_modifyitems(items):
-    """Every test gets its kind (above); one marked `unit` by hand that uses a server is an error."""
+    """Every test gets its kind (above); one marked `unit` by hand that uses a server is an error.
+    The tests of a fixture made once (made_once) come first, those of each fixture together, then the
+    slow ones: with worksteal, the last test to finish is a short one."""
+    items.sort(key=lambda item: (first_made_once(item), not item.get_closest_marker("slow")))
     wrong = []
     for item in items:
         found = kind_of(item)
@@ -83,6 +97,11 @@ def pytest_collection_modifyitems(items):
             item.add_marker(found)
     if wrong:
         raise pytest.UsageError(f"marked unit by hand but using a server (tests/conftest.py): {wrong}")
+
+
+def first_made_once(item) -> int:
+    """Where the test comes: by the first fixture made once that it uses (MADE_ONCE's order), else last."""
+    return next((n for n, name in enumerate(MADE_ONCE) if name in item.fixturenames), len(MADE_ONCE))
 
 
 def kind_of(item) -> str:
@@ -300,6 +319,7 @@ def read_only(directory):
 
 
 @pytest.fixture(scope="session")
+@made_once
 def redis_cluster(tmp_path_factory):
     """A Redis Cluster of 3 masters and 3 replicas (tests/servers.py), for the whole run."""
     cluster = servers.RedisCluster(tmp_path_factory.mktemp("cluster"))

@@ -95,6 +95,7 @@ def test_every_reachable_position_explained_as_the_judge_says(tmp_path, part):
         found = {cell: (m["data-value"], int(m["data-plies"])) for cell, m in moves(page).items()}
         assert found == expected, pos
         assert [m["data-utility"] for m in moves(page).values()] == [str(judge.minimax(k)) for k in kids.values()]
+        assert_pace_said(page, pos)
         role, pick = ("MAX", "max") if judge.to_move(pos) == "X" else ("MIN", "min")
         values = ", ".join(signed(judge.minimax(k)) for k in kids.values())
         assert (
@@ -341,17 +342,18 @@ def test_a_losing_move_that_loses_sooner_is_called_quicker_not_slower(client):
     assert "slower" not in page["moves"].text and "quicker" not in said["a3"]
 
 
+def assert_pace_said(page: Page, pos: str) -> None:
+    """Each move's line compares its depth with the best move's as the judge says (pace); every
+    live position's page is checked so by test_every_reachable_position_explained_as_the_judge_says."""
+    items = {item.attrs["data-cell"]: item.text for item in page["moves"].iter("li")}
+    for cell in judge.children(pos):
+        expected, text = pace(pos, cell), items[cell_name(cell)]
+        assert (expected in text) if expected else ";" not in text, (pos, cell_name(cell), text)
+
+
 @pytest.mark.slow
-def test_every_moves_line_compares_its_depth_with_the_best_as_the_judge_says(tmp_path):
-    unbounded = {"CPU_BUDGET_PER_NETWORK": "1000000 per second", "CPU_BUDGET": "1000000 per second"}
-    client = create_app({"SECRET_KEY": "s", "DATABASE": str(tmp_path / "ttt.sqlite3"), **unbounded}).test_client()
-    said = set()
-    for pos in sorted(p for p in judge.reachable() if not judge.is_over(p)):
-        items = {
-            item.attrs["data-cell"]: item.text for item in Page(client.get(f"/explore/{pos}").text)["moves"].iter("li")
-        }
-        for cell in judge.children(pos):
-            expected, text = pace(pos, cell), items[cell_name(cell)]
-            assert (expected in text) if expected else ";" not in text, (pos, cell_name(cell), text)
-            said.add(expected.split(" the")[0])
+def test_the_pages_walked_whole_meet_every_kind_of_line():
+    """assert_pace_said, run on every live position's page, meets each thing a line may say."""
+    live = [p for p in judge.reachable() if not judge.is_over(p)]
+    said = {pace(pos, cell).split(" the")[0] for pos in live for cell in judge.children(pos)}
     assert said == {"", "refuted by", "a slower win than", "a quicker loss than"}

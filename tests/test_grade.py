@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from tests import judge
+from tests.conftest import made_once
 from tests.grading import ROOT, STUDENTS, finished, grade, graded_json
 
 QUICK = (STUDENTS / "quick.py").read_text()
@@ -91,6 +92,7 @@ MUTANTS = {
 
 
 @pytest.fixture(scope="module")
+@made_once
 def reports(tmp_path_factory) -> dict[str, tuple[int, dict]]:
     """Every mutant graded, the runs side by side (each takes some seconds)."""
     folder = tmp_path_factory.mktemp("mutants")
