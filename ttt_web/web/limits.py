@@ -21,11 +21,11 @@ import functools
 import ipaddress
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from flask import Flask, Request, Response, current_app, request, session
-from limits import RateLimitItem, parse_many
+from limits import parse_many
 from limits.storage import RedisClusterStorage, RedisStorage, Storage
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
@@ -45,16 +45,11 @@ CHANGING_GETS = ("/move",)  # GET routes that change the game; every POST may ch
 
 @dataclass
 class Limits:
-    """One app's limiter, and its limits parsed from its config (by setting name)."""
+    """One app's limiter, and its config, where each limit is a setting (parsed when used:
+    some 6 µs, on a newcomer's request or a new room only)."""
 
     limiter: FixedWindowRateLimiter
     config: dict
-    parsed: dict[str, list[RateLimitItem]] = field(default_factory=dict)
-
-    def items(self, setting: str) -> list[RateLimitItem]:
-        if setting not in self.parsed:
-            self.parsed[setting] = parse_many(self.config[setting])
-        return self.parsed[setting]
 
     def refusal(self, setting: str, message: str, count: bool) -> TooManyRequests | None:
         """Count one more for this client's network against every limit of `setting` (or,
@@ -63,7 +58,7 @@ class Limits:
         network = client_network()
         check = self.limiter.hit if count else self.limiter.test
         try:
-            past = [item for item in self.items(setting) if not check(item, setting, network)]
+            past = [item for item in parse_many(self.config[setting]) if not check(item, setting, network)]
             if not past:
                 return None
             reset = max(self.limiter.get_window_stats(item, setting, network).reset_time for item in past)
