@@ -16,14 +16,14 @@ from .patterns import CHANGED
 from .report import Failure, Tally
 from .runner import LoadError, Student
 from .text import table_line
+from .workers import GIVE_UP_AFTER, GIVE_UP_BROKEN, Batch, Round, Worker, in_order, working
 from .wrong import TIMEOUT
 
 FORESEE_AT = 6  # empty cells: at minimax's first board with this many, the time left is foreseen
 FORESEE_SECONDS = 15  # and said, when it is more than this (wall-clock, at the load so far)
 PIPELINED = 64  # calls of a cheap function sent at once
 PIPELINED_MINIMAX = 16  # of minimax
-GIVE_UP_AFTER = {"minimax": 1}  # calls that run over before the rest of a function is skipped; 3 for the others
-GIVE_UP_BROKEN = 3  # calls that end the process or break the reply channel, likewise
+BATCH_NODES = 20_000  # of minimax, the boards sent at once hold at most this many nodes of the game tree (or one board)
 CHEAP_SHARE = 5  # the cheap functions' time limit is the call limit divided by this (1 s at least)
 
 
@@ -53,9 +53,10 @@ class Run:
     positions where minimax failed (the tallies keep only the first few), and the calls
     that ran over, per function."""
 
-    def __init__(self, student: Student, plan: list[Check], total_seconds: float) -> None:
-        self.student, self.total_seconds = student, total_seconds
-        self.tallies = {check.function: Tally(check.function) for check in plan}
+    def __init__(self, students: list[Student], plan: list[Check], total_seconds: float) -> None:
+        self.student, self.total_seconds = students[0], total_seconds
+        self.workers = [Worker(student) for student in students]
+        self.tallies = {function: Tally(function) for function in dict.fromkeys(c.function for c in plan)}
         for check in plan:
             self.tallies[check.function].unchecked += 1
         self.timeouts: Counter[str] = Counter()  # by function
@@ -66,27 +67,48 @@ class Run:
         self.before: dict[str, str] = {}  # minimax's board: the board of its call just before
         self.minimax_left = [c.position for c in plan if c.function == "minimax"]
         self.foreseen = ""  # what was said of the time minimax's checks will take
-        self.last_board = ""
         self.deadline = time.monotonic() + total_seconds
 
-    def check_many(self, chunk: list[Check], waiting) -> int:
-        """Checks of one function, sent together: how many were made or skipped (one at a time
-        when the run is out of time or has given up on the function). Raises LoadError when
-        the file no longer loads."""
-        function = chunk[0].function
-        if time.monotonic() > self.deadline:
-            self.tallies[function].why_unchecked = f"time ran out: the whole run is bounded to {self.total_seconds:g} s"
-            return 1
-        if self.gave_up(function):
-            return 1
+    def made(self, checks_: list[Check], bar) -> None:
+        """Checks of one function, in batches shared by the student's processes, judged in
+        order; the batches after the run gave up on the function are not made (nor judged)."""
+        function = checks_[0].function
+        if self.time_up(function) or self.gave_up(function):
+            bar.update(len(checks_))
+            return
         seconds = limit(self.student, function)
-        if function == "minimax" and not self.foreseen and chunk[0].position.count(".") >= FORESEE_AT:
+        if function == "minimax" and not self.foreseen and checks_[0].position.count(".") >= FORESEE_AT:
             self.foresee(seconds)
-        replies = self.student.calls([(c.function, c.position, c.action) for c in chunk], seconds, waiting)
-        for check, reply in zip(chunk, replies, strict=False):
-            if not self.gave_up(function):  # a call that one at a time would not have been made
-                self.judged(check, reply, seconds)
-        return len(replies)
+        batches = batches_of(checks_)
+        round_ = Round(function, batches, seconds, self.deadline)
+        with working(self.workers, round_):
+            for batch in in_order(round_, bar.refresh):
+                self.judged_batch(batch, seconds)
+                bar.update(len(batch.checks))
+                if self.gave_up(function):
+                    bar.update(sum(len(b.checks) for b in batches[batch.index + 1 :]))
+                    return
+
+    def time_up(self, function: str) -> bool:
+        if time.monotonic() <= self.deadline:
+            return False
+        self.tallies[function].why_unchecked = f"time ran out: the whole run is bounded to {self.total_seconds:g} s"
+        return True
+
+    def judged_batch(self, batch: Batch, seconds: float) -> None:
+        """A batch's replies judged, in order, until the run gives up on the function. Raises
+        LoadError when the file no longer loaded."""
+        if batch.error:
+            raise batch.error
+        function = batch.checks[0].function
+        for check, reply, before in zip(batch.checks, batch.replies, batch.before, strict=False):
+            if self.gave_up(function):  # a call that one at a time would not have been made
+                return
+            self.judged(check, reply, seconds)
+            if function == "minimax":
+                self.before[check.position] = before
+        if len(batch.replies) < len(batch.checks) and not self.gave_up(function):
+            self.time_up(function)  # the only other reason a batch is cut short
 
     def judged(self, check: Check, reply: dict, seconds: float) -> None:
         """The reply to `check` recorded, and a call that ran over or broke counted."""
@@ -109,14 +131,14 @@ class Run:
         foreseen = tally.cpu_seconds / max(1, sum(map(tree_size, done))) * sum(map(tree_size, left))
         stretch = max(1.0, tally.seconds / tally.cpu_seconds) if tally.cpu_seconds else 1.0
         self.foreseen = f"{foreseen:.1f}"
-        if foreseen * stretch > FORESEE_SECONDS:
-            wall = foreseen * stretch
+        wall = foreseen * stretch / len(self.workers)  # the processes search side by side
+        if wall > FORESEE_SECONDS:
             wall_said = f"{wall / 60:.0f} min" if wall >= 120 else f"{wall:.0f} s"
             print(
                 f"\nminimax is slow: it used {tally.cpu_seconds:.1f} s of processor time on the {len(done):,} boards "
                 f"with the most marks, and at that pace the other {len(left):,} will take about {foreseen:.0f} s "
-                f"more, about {wall_said} at this machine's load (each call up to {seconds:g} "
-                "s; a memo or alpha-beta makes it faster; --only minimax checks minimax alone).",
+                f"more, about {wall_said} at this machine's load{side_by_side(len(self.workers))} (each call up to "
+                f"{seconds:g} s; a memo or alpha-beta makes it faster; --only minimax checks minimax alone).",
                 file=sys.stderr,
                 flush=True,
             )
@@ -142,7 +164,6 @@ class Run:
         tally.record(None if wrong is None else Failure(check.position, check.action, wrong, move), check.part)
         self.note_failed(check, wrong)
         if check.function == "minimax":  # an answer on a board it changed is no evidence of how it chooses
-            self.before[check.position], self.last_board = self.last_board, check.position
             self.choices[check.position] = CHANGED if reply.get("changed") else move
             if wrong:
                 self.failing.add(check.position)
@@ -159,26 +180,44 @@ class Run:
         tally.why_unchecked = f"gave up after {calls} ran over {seconds:g} s{later}"
 
 
-def made(state: Run, checks_: list[Check], bar) -> None:
-    """One function's checks, PIPELINED at a time (minimax's fewer), with no round trip between
-    the calls, each under its own limit. minimax's first board with FORESEE_AT empty cells
-    starts a batch, for the time left to be foreseen there."""
+def batches_of(checks_: list[Check]) -> list[Batch]:
+    """The checks cut into batches of PIPELINED (minimax's: at most PIPELINED_MINIMAX, and
+    boards whose game trees hold BATCH_NODES in all, so that one process is not left with
+    the long calls while the other waits)."""
     minimax = checks_[0].function == "minimax"
-    at_most = PIPELINED_MINIMAX if minimax else PIPELINED
+    at_most, batches, nodes = PIPELINED_MINIMAX if minimax else PIPELINED, [[]], 0
+    for check in checks_:
+        size = tree_size(check.position) if minimax else 0
+        if len(batches[-1]) == at_most or (batches[-1] and nodes + size > BATCH_NODES):
+            batches.append([])
+            nodes = 0
+        batches[-1].append(check)
+        nodes += size
+    return [Batch(n, checks) for n, checks in enumerate(batches)]
+
+
+def side_by_side(processes: int) -> str:
+    return f" with {processes} processes of your file searching side by side" if processes > 1 else ""
+
+
+def made(state: Run, checks_: list[Check], bar) -> None:
+    """One function's checks, PIPELINED at a time (minimax's fewer) with no round trip between
+    the calls, each under its own limit. minimax's boards with FORESEE_AT empty cells wait until
+    those before them are judged, for the time left to be foreseen there."""
     turn = next((n for n, c in enumerate(checks_) if c.position.count(".") >= FORESEE_AT), len(checks_))
-    done = 0
-    while done < len(checks_):
-        end = min(done + at_most, turn if minimax and done < turn else len(checks_))
-        count = state.check_many(checks_[done:end], bar.refresh)
-        done += count
-        bar.update(count)
+    if checks_[0].function != "minimax" or turn in (0, len(checks_)):
+        state.made(checks_, bar)
+        return
+    state.made(checks_[:turn], bar)
+    state.made(checks_[turn:], bar)
 
 
-def run(student: Student, plan: list[Check], total_seconds: float, bar, said=None):
+def run(student: Student, plan: list[Check], total_seconds: float, bar, said=None, helpers: tuple = ()):
     """Every check in `plan` until the bound: the tallies, minimax's answer in each position
     checked, the positions where minimax failed, and the functions to fix first (fixes.py).
-    `said`, a stream, gets each function's line of the table as soon as its checks are done."""
-    state, fixes = Run(student, plan, total_seconds), []
+    `said`, a stream, gets each function's line of the table as soon as its checks are done.
+    `helpers`, more processes of the same file, share the checks with `student`'s."""
+    state, fixes = Run([student, *helpers], plan, total_seconds), []
     try:
         for function, group in groupby(plan, key=lambda check: check.function):
             bar.set_description(function)
