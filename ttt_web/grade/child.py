@@ -186,16 +186,7 @@ def answer(module, path: str, request: dict) -> dict:
     calls.update(dict.fromkeys(calls, 0))
     searches = request["call"] == "minimax"  # the one call long enough for its wait to be worth reading
     start, cpu_start, queued_start = time.perf_counter(), time.process_time(), queued() if searches else 0.0
-    try:
-        got = function(*args)
-    except Exception as error:  # the student's exception is the answer
-        reply: dict[str, object] = {
-            "raised": type(error).__name__,
-            "message": str(error)[:200],
-            "where": frames(error.__traceback__, path),
-        }
-    else:
-        reply = {"got": plain(module, got), "type": type(got).__name__, "same": got is board}
+    reply = called(module, path, function, args)
     reply |= {
         "seconds": time.perf_counter() - start,
         "cpu": time.process_time() - cpu_start,
@@ -209,6 +200,15 @@ def answer(module, path: str, request: dict) -> dict:
     if found != request["call"]:
         reply["found"] = found
     return reply
+
+
+def called(module, path: str, function, args: tuple) -> dict:
+    """The student's function called on `args`: what it returned, or what it raised."""
+    try:
+        got = function(*args)
+    except Exception as error:  # the student's exception is the answer
+        return {"raised": type(error).__name__, "message": str(error)[:200], "where": frames(error.__traceback__, path)}
+    return {"got": plain(module, got), "type": type(got).__name__, "same": got is args[0]}
 
 
 TRACED = 5000  # calls of the student's functions a trace records, at most
