@@ -21,6 +21,7 @@ from .wrong import TIMEOUT
 
 FORESEE_AT = 6  # empty cells: at minimax's first board with this many, the time left is foreseen
 FORESEE_SECONDS = 15  # and said, when it is more than this (wall-clock, at the load so far)
+FORESEE_AFTER = 10  # seconds of minimax's checks: if they reach no such board by then, the time left is foreseen then
 PIPELINED = 64  # calls of a cheap function sent at once
 PIPELINED_MINIMAX = 16  # of minimax
 BATCH_NODES = 20_000  # of minimax, the boards sent at once hold at most this many nodes of the game tree (or one board)
@@ -67,6 +68,7 @@ class Run:
         self.before: dict[str, str] = {}  # minimax's board: the board of its call just before
         self.minimax_left = [c.position for c in plan if c.function == "minimax"]
         self.foreseen = ""  # what was said of the time minimax's checks will take
+        self.minimax_started = 0.0
         self.deadline = time.monotonic() + total_seconds
 
     def made(self, checks_: list[Check], bar) -> None:
@@ -79,14 +81,18 @@ class Run:
         seconds = limit(self.student, function)
         if function == "minimax" and not self.foreseen and checks_[0].position.count(".") >= FORESEE_AT:
             self.foresee(seconds)
-        batches = batches_of(checks_)
-        round_ = Round(function, batches, seconds, self.deadline)
+        self.minimax_started = self.minimax_started or (time.monotonic() if function == "minimax" else 0.0)
+        self.made_together(Round(function, batches_of(checks_), seconds, self.deadline), bar)
+
+    def made_together(self, round_: Round, bar) -> None:
+        """The round's batches made by the processes side by side, and judged in order."""
         with working(self.workers, round_):
             for batch in in_order(round_, bar.refresh):
-                self.judged_batch(batch, seconds)
+                self.judged_batch(batch, round_.seconds)
                 bar.update(len(batch.checks))
-                if self.gave_up(function):
-                    bar.update(sum(len(b.checks) for b in batches[batch.index + 1 :]))
+                self.foresee_early(round_.function, round_.seconds)
+                if self.gave_up(round_.function):
+                    bar.update(sum(len(b.checks) for b in round_.batches[batch.index + 1 :]))
                     return
 
     def time_up(self, function: str) -> bool:
@@ -133,7 +139,7 @@ class Run:
         self.foreseen = f"{foreseen:.1f}"
         wall = foreseen * stretch / len(self.workers)  # the processes search side by side
         if wall > FORESEE_SECONDS:
-            wall_said = f"{wall / 60:.0f} min" if wall >= 120 else f"{wall:.0f} s"
+            wall_said = in_words(wall)
             print(
                 f"\nminimax is slow: it used {tally.cpu_seconds:.1f} s of processor time on the {len(done):,} boards "
                 f"with the most marks, and at that pace the other {len(left):,} will take about {foreseen:.0f} s "
@@ -142,6 +148,30 @@ class Run:
                 file=sys.stderr,
                 flush=True,
             )
+
+    def foresee_early(self, function: str, seconds: float) -> None:
+        """When minimax's checks have taken FORESEE_AFTER s before its first board with
+        FORESEE_AT empty cells: the time left, said on stderr as a range, from its pace per
+        board (as if each board took as long as those done) to its pace per node of the game
+        tree (as a search without memo visits them), each call at most its limit."""
+        elapsed = time.monotonic() - self.minimax_started
+        if function != "minimax" or self.foreseen or elapsed < FORESEE_AFTER or self.gave_up(function):
+            return
+        tally = self.tallies["minimax"]
+        done, left = self.minimax_left[: tally.checked], self.minimax_left[tally.checked :]
+        per_board = tally.cpu_seconds / max(1, len(done)) * len(left)
+        per_node = tally.cpu_seconds / max(1, sum(map(tree_size, done))) * sum(map(tree_size, left))
+        low, high = sorted((per_board, min(per_node, seconds * len(left))))
+        self.foreseen = f"{low:.1f}-{high:.1f}"
+        stretch = max(1.0, tally.seconds / tally.cpu_seconds) if tally.cpu_seconds else 1.0
+        walls = [cpu * stretch / len(self.workers) for cpu in (low, high)]
+        print(
+            early_text(
+                elapsed, tally.cpu_seconds, (len(done), len(left)), (low, high), walls, seconds, len(self.workers)
+            ),
+            file=sys.stderr,
+            flush=True,
+        )
 
     def gave_up(self, function: str) -> bool:
         if self.tallies[function].missing:  # every other check would say the same
@@ -194,6 +224,25 @@ def batches_of(checks_: list[Check]) -> list[Batch]:
         batches[-1].append(check)
         nodes += size
     return [Batch(n, checks) for n, checks in enumerate(batches)]
+
+
+def in_words(seconds: float) -> str:
+    return f"{seconds / 60:.0f} min" if seconds >= 120 else f"{seconds:.0f} s"
+
+
+def early_text(
+    elapsed: float, cpu: float, boards: tuple, cpus: tuple, walls: list, limit_: float, processes: int
+) -> str:
+    """What foresee_early says: `boards`, those done and those left; `cpus` and `walls`, the
+    least and the most time the rest will take."""
+    return (
+        f"\nminimax is slow: in {elapsed:.0f} s it used {cpu:.1f} s of processor time on the {boards[0]:,} boards "
+        f"with the most marks. The other {boards[1]:,} will take between {cpus[0]:.0f} s (at its pace per board) and "
+        f"{cpus[1]:.0f} s (at its pace per position of the game tree below each board, as a search without memo "
+        f"visits them) of processor time more, between {in_words(walls[0])} and {in_words(walls[1])} at this "
+        f"machine's load{side_by_side(processes)} (each call up to {limit_:g} s; a memo or alpha-beta makes it "
+        "faster; --only minimax checks minimax alone)."
+    )
 
 
 def side_by_side(processes: int) -> str:
