@@ -19,11 +19,13 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import cast
 
+from . import tree
 from .tree import become_subreaper, die_with_parent, end_tree, reap_orphans, remember_children
 
 CHILD = Path(__file__).with_name("child.py")
@@ -35,6 +37,7 @@ STOP_SECONDS = 2  # for the child to say where it was stopped
 TEXTBOOK = 225  # yardsticks of processor time a textbook minimax (no memo) takes on the empty board
 YARDSTICKS = 3 * TEXTBOOK  # the per-call limit, in yardsticks of processor time (about 16 s here)
 WALL_SHARE = 6  # a call also ends after this many times its limit in wall-clock time (sleeping, starved)
+STARTING = threading.Lock()
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 KEYS = {"got", "raised", "missing"}
 STOPPED = {"timeout", "crashed", "invalid"}  # replies after which the process was started again
@@ -152,16 +155,18 @@ class Student:
     def start(self) -> None:
         environment = os.environ | {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
         self.folder = tempfile.mkdtemp(prefix="grader-")
-        self.process = subprocess.Popen(
-            [self.python, *child_script(), self.path, *([] if self.yardstick else ["--yardstick"])],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            preexec_fn=limit_child,
-            start_new_session=True,
-            env=environment,
-            cwd=self.folder,
-        )
+        with STARTING:  # one at a time: limit_child runs between fork and exec, where another start must not be
+            self.process = subprocess.Popen(
+                [self.python, *child_script(), self.path, *([] if self.yardstick else ["--yardstick"])],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                preexec_fn=limit_child,
+                start_new_session=True,
+                env=environment,
+                cwd=self.folder,
+            )
+            tree.started(self.process.pid)
         self.buffer = bytearray()
         try:
             loaded = self.read(START_SECONDS)
@@ -335,6 +340,7 @@ class Student:
         if self.process:
             end_tree(self.process.pid)
             self.process.wait()
+            tree.ended(self.process.pid)
             for stream in (self.process.stdin, self.process.stdout):
                 if stream:
                     with contextlib.suppress(BrokenPipeError):  # requests still buffered for a process now gone

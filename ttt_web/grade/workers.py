@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from .checks import Check
-from .runner import STOPPED, LoadError, Student
+from .runner import STOPPED, Student
 
 GIVE_UP_AFTER = {"minimax": 1}  # calls that run over before the rest of a function is skipped; 3 for the others
 GIVE_UP_BROKEN = 3  # calls that end the process or break the reply channel, likewise
@@ -53,7 +53,7 @@ class Batch:
     checks: list[Check]
     replies: list[dict] = field(default_factory=list)
     before: list[str] = field(default_factory=list)  # per reply, minimax's board of the process's call before
-    error: LoadError | None = None
+    error: BaseException | None = None  # raised instead of the replies: a LoadError when the file no longer loads
 
 
 class Round:
@@ -108,9 +108,11 @@ class Worker:
                 self.made(batch, round_)
             except Abandoned:
                 self.stale = True
-            except LoadError as error:
+            except BaseException as error:  # the file no longer loads (LoadError), or a fault: raised where judged
                 batch.error = error
             round_.finished.put(batch)
+            if batch.error:
+                return  # the process is gone
 
     def made(self, batch: Batch, round_: Round) -> None:
         """The batch's calls, sent together, and sent again after a call that stopped the

@@ -1,0 +1,72 @@
+"""One file's checks shared by two processes of the file: both are used, and the report is the
+one a single process gives, also where calls run over, end the process or fail."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.grading import finished, grade
+from tests.test_grade import QUICK
+
+TIMING = {"seconds", "cpu_seconds", "queued_seconds"}
+# winner runs forever on the boards with O in the corner (three calls that run over give it up),
+# minimax ends its process on boards with two empty cells (three of them give it up), and
+# player is wrong on the boards with X in the centre: every way a batch ends early or fails.
+TROUBLED = (
+    QUICK.replace("def winner(board):\n", "def winner(board):\n    while board[0][0] == 'O':\n        pass\n")
+    .replace(
+        "def minimax(board):\n",
+        "def minimax(board):\n    import os\n"
+        "    if sum(row.count(EMPTY) for row in board) == 2:\n        os._exit(3)\n",
+    )
+    .replace("def player(board):\n", "def player(board):\n    if board[1][1] == X:\n        return X\n")
+)
+
+
+def untimed(value: object) -> object:
+    """A report with what was measured left out: what it says of the file."""
+    if isinstance(value, dict):
+        return {k: untimed(v) for k, v in value.items() if k not in TIMING}
+    if isinstance(value, list):
+        return [untimed(v) for v in value]
+    return value
+
+
+def report(path, *options: str) -> dict:
+    code, out = finished(grade(path, "--json", "--call-seconds", "1", *options), 900)
+    assert code == 1
+    return json.loads(out)
+
+
+@pytest.mark.server
+def test_two_processes_say_what_one_says(tmp_path):
+    path = tmp_path / "tictactoe.py"
+    path.write_text(TROUBLED)
+    one, two = report(path, "--processes", "1"), report(path, "--processes", "2")
+    assert one["functions"]["winner"]["ran_over"] == 3 and one["functions"]["winner"]["unchecked"]
+    assert "ended the process" in one["functions"]["minimax"]["why_unchecked"]
+    assert one["functions"]["player"]["failed"] and one["functions"]["result"]["failed"] == 0
+    assert untimed(two) == untimed(one)
+
+
+PIDS = """import os as _os
+_PIDS = open(PATH, "a", buffering=1)
+
+
+def player(board):
+    _PIDS.write(f"{_os.getpid()}\\n")
+"""
+
+
+@pytest.mark.server
+def test_both_processes_make_checks(tmp_path):
+    """Each process of the file writes its process id on every call of player."""
+    pids = tmp_path / "pids.txt"
+    path = tmp_path / "tictactoe.py"
+    path.write_text(QUICK.replace("def player(board):\n", PIDS.replace("PATH", repr(str(pids))), 1))
+    code, out = finished(grade(path, "--json", "--only", "player", "--processes", "2"))
+    assert code == 0 and json.loads(out)["functions"]["player"]["passed"] == 4520
+    written = pids.read_text().split()
+    assert len(written) == 4520 and len(set(written)) == 2
