@@ -21,7 +21,9 @@ from .wrong import TIMEOUT
 
 FORESEE_AT = 6  # empty cells: at minimax's first board with this many, the time left is foreseen
 FORESEE_SECONDS = 15  # and said, when it is more than this (wall-clock, at the load so far)
-FORESEE_AFTER = 10  # seconds of minimax's checks: if they reach no such board by then, the time left is foreseen then
+FORESEE_AFTER = (
+    10  # s of processor time in minimax: if it reaches no such board by then, the time left is foreseen then
+)
 PIPELINED = 64  # calls of a cheap function sent at once
 PIPELINED_MINIMAX = 16  # of minimax
 BATCH_NODES = 20_000  # of minimax, the boards sent at once hold at most this many nodes of the game tree (or one board)
@@ -150,14 +152,15 @@ class Run:
             )
 
     def foresee_early(self, function: str, seconds: float) -> None:
-        """When minimax's checks have taken FORESEE_AFTER s before its first board with
+        """When minimax has used FORESEE_AFTER s of processor time before its first board with
         FORESEE_AT empty cells: the time left, said on stderr as a range, from its pace per
         board (as if each board took as long as those done) to its pace per node of the game
         tree (as a search without memo visits them), each call at most its limit."""
-        elapsed = time.monotonic() - self.minimax_started
-        if function != "minimax" or self.foreseen or elapsed < FORESEE_AFTER or self.gave_up(function):
+        if function != "minimax" or self.foreseen or self.gave_up(function):
             return
-        tally = self.tallies["minimax"]
+        tally, elapsed = self.tallies["minimax"], time.monotonic() - self.minimax_started
+        if tally.cpu_seconds < FORESEE_AFTER:
+            return
         done, left = self.minimax_left[: tally.checked], self.minimax_left[tally.checked :]
         per_board = tally.cpu_seconds / max(1, len(done)) * len(left)
         per_node = tally.cpu_seconds / max(1, sum(map(tree_size, done))) * sum(map(tree_size, left))
