@@ -11,15 +11,16 @@ from tests.grading import finished, grade
 from tests.test_grade import QUICK
 
 TIMING = {"seconds", "cpu_seconds", "queued_seconds"}
-# winner runs forever on the boards with O in the corner (three calls that run over give it up),
-# minimax ends its process on boards with two empty cells (three of them give it up), and
-# player is wrong on the boards with X in the centre: every way a batch ends early or fails.
+# winner runs forever on the boards with O in the corner (three calls that run over give it up,
+# and minimax's first call there gives minimax up), actions ends its process on the boards with
+# four empty cells (three of them give it up), and player is wrong on the boards with X in the
+# centre: every way a batch ends early or fails.
 TROUBLED = (
     QUICK.replace("def winner(board):\n", "def winner(board):\n    while board[0][0] == 'O':\n        pass\n")
     .replace(
-        "def minimax(board):\n",
-        "def minimax(board):\n    import os\n"
-        "    if sum(row.count(EMPTY) for row in board) == 2:\n        os._exit(3)\n",
+        "def actions(board):\n",
+        "def actions(board):\n    import os\n\n"
+        "    if sum(row.count(EMPTY) for row in board) == 4:\n        os._exit(3)\n",
     )
     .replace("def player(board):\n", "def player(board):\n    if board[1][1] == X:\n        return X\n")
 )
@@ -45,9 +46,11 @@ def test_two_processes_say_what_one_says(tmp_path):
     path = tmp_path / "tictactoe.py"
     path.write_text(TROUBLED)
     one, two = report(path, "--processes", "1"), report(path, "--processes", "2")
-    assert one["functions"]["winner"]["ran_over"] == 3 and one["functions"]["winner"]["unchecked"]
-    assert "ended the process" in one["functions"]["minimax"]["why_unchecked"]
-    assert one["functions"]["player"]["failed"] and one["functions"]["result"]["failed"] == 0
+    functions = one["functions"]
+    assert functions["winner"]["ran_over"] == 3 and functions["winner"]["unchecked"]
+    assert "ended the process" in functions["actions"]["why_unchecked"] and functions["actions"]["unchecked"]
+    assert "ran over" in functions["minimax"]["why_unchecked"] and functions["minimax"]["unchecked"]
+    assert functions["player"]["failed"]
     assert untimed(two) == untimed(one)
 
 

@@ -269,7 +269,17 @@ def run(student: Student, plan: list[Check], total_seconds: float, bar, said=Non
     checked, the positions where minimax failed, and the functions to fix first (fixes.py).
     `said`, a stream, gets each function's line of the table as soon as its checks are done.
     `helpers`, more processes of the same file, share the checks with `student`'s."""
-    state, fixes = Run([student, *helpers], plan, total_seconds), []
+    state = Run([student, *helpers], plan, total_seconds)
+    try:
+        return finished_run(state, plan, bar, said)
+    finally:
+        for worker in state.workers:  # after the checks made again: `student` may have been started by one
+            worker.stop()
+
+
+def finished_run(state: Run, plan: list[Check], bar, said):
+    """run()'s work, with the workers' threads alive."""
+    student, fixes = state.student, []
     try:
         for function, group in groupby(plan, key=lambda check: check.function):
             bar.set_description(function)

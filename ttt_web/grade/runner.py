@@ -37,7 +37,7 @@ STOP_SECONDS = 2  # for the child to say where it was stopped
 TEXTBOOK = 225  # yardsticks of processor time a textbook minimax (no memo) takes on the empty board
 YARDSTICKS = 3 * TEXTBOOK  # the per-call limit, in yardsticks of processor time (about 16 s here)
 WALL_SHARE = 6  # a call also ends after this many times its limit in wall-clock time (sleeping, starved)
-STARTING = threading.Lock()
+STARTING = threading.Lock()  # a process is started, or one's tree ended, by one thread at a time
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 KEYS = {"got", "raised", "missing"}
 STOPPED = {"timeout", "crashed", "invalid"}  # replies after which the process was started again
@@ -332,11 +332,8 @@ class Student:
             self.buffer += chunk
         return b"\n" in self.buffer
 
-    def restart(self) -> None:
-        self.close()
-        self.start()
-
-    def close(self) -> None:
+    def stopped_all(self) -> None:
+        """The process, and everything it started, ended and collected; its pipes closed."""
         if self.process:
             end_tree(self.process.pid)
             self.process.wait()
@@ -345,7 +342,15 @@ class Student:
                 if stream:
                     with contextlib.suppress(BrokenPipeError):  # requests still buffered for a process now gone
                         stream.close()
-        reap_orphans()
+
+    def restart(self) -> None:
+        self.close()
+        self.start()
+
+    def close(self) -> None:
+        with STARTING:  # a process another thread is starting is not yet known as a student's: not an orphan
+            self.stopped_all()
+            reap_orphans()
         if self.folder:
             shutil.rmtree(self.folder, ignore_errors=True)
             self.folder = None

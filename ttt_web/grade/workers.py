@@ -92,12 +92,35 @@ class Round:
 
 
 class Worker:
-    """One student's process, making one batch at a time."""
+    """One student's process, making one batch at a time, in a thread that lasts the whole run:
+    a process started again by this thread is ended by Linux when the thread ends (the process's
+    parent-death signal follows the thread that started it)."""
 
     def __init__(self, student: Student) -> None:
         self.student = student
         self.last = ""  # minimax's board of the process's last call ("" after a start)
         self.stale = False  # abandoned mid-batch: its reply channel is out of step
+        self.rounds: queue.Queue[Round | None] = queue.Queue()
+        self.idle = threading.Event()
+        self.idle.set()
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def serve(self) -> None:
+        while (round_ := self.rounds.get()) is not None:
+            try:
+                self.work(round_)
+            finally:
+                self.idle.set()
+
+    def given(self, round_: Round) -> None:
+        self.idle.clear()
+        self.rounds.put(round_)
+
+    def stop(self) -> None:
+        """The thread ended, and with it (Linux) any process it started."""
+        self.rounds.put(None)
+        self.thread.join()
 
     def work(self, round_: Round) -> None:
         while (batch := round_.take()) is not None:
@@ -132,17 +155,16 @@ class Worker:
 
 @contextlib.contextmanager
 def working(workers: list[Worker], round_: Round) -> Iterator[None]:
-    """The workers at work on the round, each in a thread of its own, until the block ends;
-    then the batches not yet made are abandoned, and the threads ended."""
-    threads = [threading.Thread(target=worker.work, args=(round_,), daemon=True) for worker in workers]
-    for thread in threads:
-        thread.start()
+    """The workers at work on the round, each in its thread, until the block ends; then the
+    batches not yet made are abandoned, and the workers are idle again."""
+    for worker in workers:
+        worker.given(round_)
     try:
         yield
     finally:
         round_.abandoned = True
-        for thread in threads:
-            thread.join()
+        for worker in workers:
+            worker.idle.wait()
 
 
 def in_order(round_: Round, refresh: Callable[[], object]) -> Iterator[Batch]:
