@@ -218,7 +218,8 @@ def batches_of(checks_: list[Check]) -> list[Batch]:
     boards whose game trees hold BATCH_NODES in all, so that one process is not left with
     the long calls while the other waits)."""
     minimax = checks_[0].function == "minimax"
-    at_most, batches, nodes = PIPELINED_MINIMAX if minimax else PIPELINED, [[]], 0
+    at_most, nodes = PIPELINED_MINIMAX if minimax else PIPELINED, 0
+    batches: list[list[Check]] = [[]]
     for check in checks_:
         size = tree_size(check.position) if minimax else 0
         if len(batches[-1]) == at_most or (batches[-1] and nodes + size > BATCH_NODES):
