@@ -4,6 +4,7 @@ one a single process gives, also where calls run over, end the process or fail."
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -73,3 +74,32 @@ def test_both_processes_make_checks(tmp_path):
     assert code == 0 and json.loads(out)["functions"]["player"]["passed"] == 4520
     written = pids.read_text().split()
     assert len(written) == 4520 and len(set(written)) == 2
+
+
+EVERY_CALL = (
+    "def minimax(board):\n    value.cache_clear()\n    value(freeze(initial_state()))  # the whole game, each call\n"
+)
+
+
+@pytest.mark.server
+def test_a_minimax_slow_on_every_board_is_told_early_how_long_the_rest_will_take(tmp_path):
+    """A minimax that searches the whole game on every call is slow from its first boards:
+    after 10 s of its processor time the grader says the time left, as a range whose low end
+    (its pace per board) is what the rest would take: each board costs about the same."""
+    path = tmp_path / "tictactoe.py"
+    path.write_text(QUICK.replace("def minimax(board):\n", EVERY_CALL))
+    process = grade(path, "--only", "minimax", "--json", "--total-seconds", "120")
+    out, err = process.communicate(timeout=900)
+    said = re.search(
+        r"it used ([\d.]+) s of processor time on the ([\d,]+) boards with the most marks. The other ([\d,]+) "
+        r"will take between (\d+) s \(at its pace per board\) and (\d+) s",
+        err,
+    )
+    assert said, err
+    used, done, left = float(said[1]), int(said[2].replace(",", "")), int(said[3].replace(",", ""))
+    low, high = int(said[4]), int(said[5])
+    assert used >= 10 and done + left == 5478 and low <= high
+    assert abs(low - used / done * left) <= 0.05 * low + 1
+    minimax = json.loads(out)["functions"]["minimax"]
+    pace = minimax["cpu_seconds"] / minimax["checked"]  # per board, over the whole run
+    assert 0.5 * low <= pace * left <= 2 * low, (pace * left, low)

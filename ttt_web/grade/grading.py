@@ -84,7 +84,17 @@ class Run:
         if function == "minimax" and not self.foreseen and checks_[0].position.count(".") >= FORESEE_AT:
             self.foresee(seconds)
         self.minimax_started = self.minimax_started or (time.monotonic() if function == "minimax" else 0.0)
-        self.made_together(Round(function, batches_of(checks_), seconds, self.deadline), bar)
+        costliest = function == "minimax" and self.within(checks_, seconds)
+        self.made_together(Round(function, batches_of(checks_), seconds, self.deadline, costliest), bar)
+
+    def within(self, checks_: list[Check], seconds: float) -> bool:
+        """Whether minimax's boards with FORESEE_AT empty cells or more are foreseen to take less
+        than their limit each, at its pace so far per node of the game tree."""
+        tally = self.tallies["minimax"]
+        if checks_[0].position.count(".") < FORESEE_AT or not tally.checked:
+            return False
+        pace = tally.cpu_seconds / max(1, sum(map(tree_size, self.minimax_left[: tally.checked])))
+        return pace * max(tree_size(check.position) for check in checks_) < seconds
 
     def made_together(self, round_: Round, bar) -> None:
         """The round's batches made by the processes side by side, and judged in order."""
@@ -215,19 +225,19 @@ class Run:
 
 def batches_of(checks_: list[Check]) -> list[Batch]:
     """The checks cut into batches of PIPELINED (minimax's: at most PIPELINED_MINIMAX, and
-    boards whose game trees hold BATCH_NODES in all, so that one process is not left with
-    the long calls while the other waits)."""
+    boards whose game trees hold BATCH_NODES in all, so that the long calls are shared)."""
     minimax = checks_[0].function == "minimax"
-    at_most, nodes = PIPELINED_MINIMAX if minimax else PIPELINED, 0
-    batches: list[list[Check]] = [[]]
+    at_most = PIPELINED_MINIMAX if minimax else PIPELINED
+    batches: list[Batch] = [Batch(0, [])]
     for check in checks_:
         size = tree_size(check.position) if minimax else 0
-        if len(batches[-1]) == at_most or (batches[-1] and nodes + size > BATCH_NODES):
-            batches.append([])
-            nodes = 0
-        batches[-1].append(check)
-        nodes += size
-    return [Batch(n, checks) for n, checks in enumerate(batches)]
+        last = batches[-1]
+        if len(last.checks) == at_most or (last.checks and last.cost + size > BATCH_NODES):
+            last = Batch(len(batches), [])
+            batches.append(last)
+        last.checks.append(check)
+        last.cost += size
+    return batches
 
 
 def in_words(seconds: float) -> str:

@@ -54,25 +54,35 @@ class Batch:
     replies: list[dict] = field(default_factory=list)
     before: list[str] = field(default_factory=list)  # per reply, minimax's board of the process's call before
     error: BaseException | None = None  # raised instead of the replies: a LoadError when the file no longer loads
+    cost: int = 0  # what it is foreseen to cost (minimax's: nodes of the game trees below its boards)
 
 
 class Round:
-    """One function's batches, handed out in order to the processes, and handed back done."""
+    """One function's batches, handed out to the processes in the plan's order or, `costliest`,
+    the costliest first (so that the last one taken does not keep one process busy long after
+    the other is done) until a call stops (runs over, say: the plan's order then, in which the
+    first stop ends the rest), and handed back done: they are judged in the plan's order."""
 
-    def __init__(self, function: str, batches: list[Batch], seconds: float, deadline: float) -> None:
+    def __init__(
+        self, function: str, batches: list[Batch], seconds: float, deadline: float, costliest: bool = False
+    ) -> None:
         self.function, self.batches, self.seconds, self.deadline = function, batches, seconds, deadline
+        # sorted() keeps the plan's order among equals
+        self.order = sorted(batches, key=lambda batch: -batch.cost) if costliest else batches
         self.lock = threading.Lock()
-        self.handed = 0
+        self.taken: set[int] = set()
         self.finished: queue.Queue[Batch] = queue.Queue()
         self.stops: dict[int, Counter] = {}  # per batch, its stops so far
         self.abandoned = False
 
     def take(self) -> Batch | None:
         with self.lock:
-            if self.abandoned or self.handed == len(self.batches):
+            order = self.batches if self.stops else self.order
+            batch = next((b for b in order if b.index not in self.taken), None)
+            if self.abandoned or batch is None:
                 return None
-            self.handed += 1
-            return self.batches[self.handed - 1]
+            self.taken.add(batch.index)
+            return batch
 
     def noted(self, index: int, reply: dict) -> None:
         if kind := stop_of(reply):
