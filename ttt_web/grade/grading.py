@@ -21,9 +21,7 @@ from .wrong import TIMEOUT
 
 FORESEE_AT = 6  # empty cells: at minimax's first board with this many, the time left is foreseen
 FORESEE_SECONDS = 15  # and said, when it is more than this (wall-clock, at the load so far)
-FORESEE_AFTER = (
-    10  # s of processor time in minimax: if it reaches no such board by then, the time left is foreseen then
-)
+FORESEE_AFTER = 10  # s of minimax's processor time: if it reaches no such board by then, foreseen then
 PIPELINED = 64  # calls of a cheap function sent at once
 PIPELINED_MINIMAX = 16  # of minimax
 BATCH_NODES = 20_000  # of minimax, the boards sent at once hold at most this many nodes of the game tree (or one board)
