@@ -31,6 +31,8 @@ from .text import LOCAL_SITE, heading, text_report
 from .trace import board_error, trace_report
 
 SITE = LOCAL_SITE
+PROCESSES = 2  # with more, a typical file would wait on the grader's judging (one thread; cs50.py: 2.4 s to its 2.4 s)
+SHARED_FROM = 1000  # checks: a plan this long is shared by several processes (a shorter one is not worth a start)
 READS_INPUT = (
     "Your file reads input when it is imported: put the code that plays a game under "
     '`if __name__ == "__main__":` (CS50 runs it from runner.py).'
@@ -53,6 +55,12 @@ def parser(site: str = SITE) -> argparse.ArgumentParser:
     parse.add_argument("--csv", metavar="OUT", help="a batch: a row per file written to OUT")
     parse.add_argument(
         "--jobs", type=int, default=os.cpu_count() or 1, help="a batch: files graded at a time (default: the cores)"
+    )
+    parse.add_argument(
+        "--processes",
+        type=int,
+        default=min(PROCESSES, os.cpu_count() or 1),
+        help=f"processes of the file that share one file's checks (default: the cores, {PROCESSES} at most)",
     )
     return parse
 
@@ -137,6 +145,16 @@ def not_loaded(args: argparse.Namespace, error: Exception) -> None:
         print(f"Could not load {args.path}:\n{said}", file=sys.stderr)
 
 
+def helping(student: Student, processes: int) -> tuple[Student, ...]:
+    """More processes of the student's file, with the first one's yardstick and limit, to
+    share the checks (as many as load: the file loaded once already)."""
+    helpers = []
+    for _ in range(processes - 1):
+        with contextlib.suppress(LoadError, OSError):
+            helpers.append(Student(student.path, student.python, student.call_seconds, student.yardstick))
+    return tuple(helpers)
+
+
 def graded(student: Student, args: argparse.Namespace, live: bool) -> tuple[dict, list, list]:
     """Every planned check run (`live`: with the table and a progress bar on stderr): the
     tallies, the known bugs recognised and the functions to fix first."""
@@ -144,11 +162,13 @@ def graded(student: Student, args: argparse.Namespace, live: bool) -> tuple[dict
     if live:
         print(*heading(args.path), sep="\n", file=sys.stderr)
     bar = progress_bar(len(plan), shown=live)
+    helpers = helping(student, args.processes if len(plan) >= SHARED_FROM else 1)
     try:
         said = sys.stderr if live else None
-        tallies, choices, failing, fixes, carried = run(student, plan, args.total_seconds, bar, said=said)
+        tallies, choices, failing, fixes, carried = run(student, plan, args.total_seconds, bar, said, helpers)
     finally:
         bar.close()
-        student.close()
+        for process in (student, *helpers):
+            process.close()
     patterns = recognised(choices, failing) if "minimax" in tallies else []
     return tallies, patterns + ([carried] if carried else []), fixes

@@ -45,6 +45,7 @@ def forwarded(args: argparse.Namespace) -> list[str]:
     """The options that each file's grading shares."""
     options = ["--site", args.site, "--python", args.python, "--total-seconds", str(args.total_seconds)]
     options += ["--only", args.only] if args.only else []
+    options += ["--processes", str(max(1, (os.cpu_count() or 1) // max(1, args.jobs)))]  # the cores shared out
     return options + (["--call-seconds", str(args.call_seconds)] if args.call_seconds else [])
 
 

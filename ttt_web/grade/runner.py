@@ -19,11 +19,13 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import cast
 
+from . import tree
 from .tree import become_subreaper, die_with_parent, end_tree, reap_orphans, remember_children
 
 CHILD = Path(__file__).with_name("child.py")
@@ -35,6 +37,7 @@ STOP_SECONDS = 2  # for the child to say where it was stopped
 TEXTBOOK = 225  # yardsticks of processor time a textbook minimax (no memo) takes on the empty board
 YARDSTICKS = 3 * TEXTBOOK  # the per-call limit, in yardsticks of processor time (about 16 s here)
 WALL_SHARE = 6  # a call also ends after this many times its limit in wall-clock time (sleeping, starved)
+STARTING = threading.Lock()  # a process is started, or one's tree ended, by one thread at a time
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 KEYS = {"got", "raised", "missing"}
 STOPPED = {"timeout", "crashed", "invalid"}  # replies after which the process was started again
@@ -128,12 +131,16 @@ class Overran:
 class Student:
     """A student's tictactoe.py, run by `child.py` in a process of its own."""
 
-    def __init__(self, path: str, python: str = sys.executable, call_seconds: float | None = None) -> None:
+    def __init__(
+        self, path: str, python: str = sys.executable, call_seconds: float | None = None, yardstick: float = 0.0
+    ) -> None:
+        """The file loaded in a process of its own; `yardstick`, one measured already (by a
+        process of the same file and Python: a second process for the same grading)."""
         self.path, self.python = os.path.abspath(path), python
         self.process: subprocess.Popen | None = None
         self.folder: str | None = None
-        self.buffer = b""
-        self.yardstick = 0.0
+        self.buffer = bytearray()
+        self.yardstick = yardstick
         self.patches: tuple[str, ...] = ()  # the functions replaced by right ones, in every process started
         if become_subreaper():
             remember_children()
@@ -148,17 +155,19 @@ class Student:
     def start(self) -> None:
         environment = os.environ | {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
         self.folder = tempfile.mkdtemp(prefix="grader-")
-        self.process = subprocess.Popen(
-            [self.python, *child_script(), self.path, *([] if self.yardstick else ["--yardstick"])],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            preexec_fn=limit_child,
-            start_new_session=True,
-            env=environment,
-            cwd=self.folder,
-        )
-        self.buffer = b""
+        with STARTING:  # one at a time: limit_child runs between fork and exec, where another start must not be
+            self.process = subprocess.Popen(
+                [self.python, *child_script(), self.path, *([] if self.yardstick else ["--yardstick"])],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                preexec_fn=limit_child,
+                start_new_session=True,
+                env=environment,
+                cwd=self.folder,
+            )
+            tree.started(self.process.pid)
+        self.buffer = bytearray()
         try:
             loaded = self.read(START_SECONDS)
         except BaseException:  # the grader itself told to stop (ended_cleanly) while the file loads
@@ -185,10 +194,11 @@ class Student:
         self.patches = patches
         self.restart()
 
-    def send(self, request: dict) -> None:
+    def send(self, *requests: dict) -> None:
+        """The requests, written at once (one write, not one per request)."""
         assert self.process and self.process.stdin
         try:
-            self.process.stdin.write(json.dumps(request).encode() + b"\n")
+            self.process.stdin.write(b"".join(json.dumps(request).encode() + b"\n" for request in requests))
             self.process.stdin.flush()
         except BrokenPipeError:
             pass  # it died on an earlier call; read() sees the end
@@ -217,8 +227,7 @@ class Student:
         trip between them: one per call, in order, up to and including the first that ran
         over, ended the process or broke the reply channel (the process is then started again,
         and the calls after it were not made)."""
-        for name, position, action in made:
-            self.send({"call": name, "board": position} | ({"action": list(action)} if action else {}))
+        self.send(*({"call": n, "board": p} | ({"action": list(a)} if a else {}) for n, p, a in made))
         replies = []
         for name, _, _ in made:
             replies.append(self.received(name, seconds, waiting))
@@ -252,6 +261,8 @@ class Student:
         where the process's processor time cannot be read, of wall-clock time), or
         WALL_SHARE times as much wall-clock time, so that a loaded machine is no slower."""
         assert self.process
+        if self.drained():  # the reply came already: nothing to measure
+            return self.read(0)
         overran = Overran(self.process.pid, seconds, self.textbook_seconds)
         if overran.cpu_start is None:
             reply = self.read(seconds, waiting)
@@ -278,7 +289,9 @@ class Student:
         trouble = self.fill(time.monotonic() + seconds, waiting, enough)
         if trouble is not True:
             return trouble
-        line, self.buffer = self.buffer.split(b"\n", 1)
+        end = self.buffer.index(b"\n")
+        line = bytes(self.buffer[:end])
+        del self.buffer[: end + 1]  # a bytearray drops its head without copying the rest
         if len(line) > REPLY_BYTES:
             return NotAReply(f"a line of {len(line):,} bytes")
         try:
@@ -303,23 +316,41 @@ class Student:
                 return None
             self.buffer += chunk
             if len(self.buffer) > REPLY_BYTES and b"\n" not in self.buffer:
-                self.buffer = b""
+                self.buffer = bytearray()
                 return NotAReply(f"more than {REPLY_BYTES:,} bytes without a newline")
         return True
+
+    def drained(self) -> bool:
+        """Whether a whole reply line is in the buffer after reading what the process has
+        written so far, without waiting."""
+        assert self.process and self.process.stdout
+        fd = self.process.stdout.fileno()
+        while b"\n" not in self.buffer and len(self.buffer) <= REPLY_BYTES and select.select([fd], [], [], 0)[0]:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            self.buffer += chunk
+        return b"\n" in self.buffer
+
+    def stopped_all(self) -> None:
+        """The process, and everything it started, ended and collected; its pipes closed."""
+        if self.process:
+            end_tree(self.process.pid)
+            self.process.wait()
+            tree.ended(self.process.pid)
+            for stream in (self.process.stdin, self.process.stdout):
+                if stream:
+                    with contextlib.suppress(BrokenPipeError):  # requests still buffered for a process now gone
+                        stream.close()
 
     def restart(self) -> None:
         self.close()
         self.start()
 
     def close(self) -> None:
-        if self.process:
-            end_tree(self.process.pid)
-            self.process.wait()
-            for stream in (self.process.stdin, self.process.stdout):
-                if stream:
-                    with contextlib.suppress(BrokenPipeError):  # requests still buffered for a process now gone
-                        stream.close()
-        reap_orphans()
+        with STARTING:  # a process another thread is starting is not yet known as a student's: not an orphan
+            self.stopped_all()
+            reap_orphans()
         if self.folder:
             shutil.rmtree(self.folder, ignore_errors=True)
             self.folder = None

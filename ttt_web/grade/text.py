@@ -125,7 +125,8 @@ def timing_lines(tallies: dict[str, Tally]) -> list[str]:
 def slow_lines(minimax: Tally, total: float) -> list[str]:
     """Why minimax took most of the time, from the evidence: processor time it did not use
     (it waited), and calls counted that repeat the search. Slow is not wrong."""
-    took = f"Your minimax took {minimax.seconds:.0f} s, {minimax.seconds / total:.0%} of the time your code ran"
+    took = f"Your minimax's calls took {minimax.seconds:.0f} s in all"
+    took += f", {minimax.seconds / total:.0%} of the time your code ran"
     if minimax.cpu_seconds + minimax.queued_seconds < WAITED * minimax.seconds:
         took += f", and computed for only {minimax.cpu_seconds:.1f} s of it: it waits (time.sleep, a lock, input()?)"
     elif minimax.queued_seconds >= WAITED * minimax.seconds:

@@ -55,7 +55,7 @@ def end_tree(root: int) -> None:
     for _ in range(ROUNDS):
         parent_of = parents()
         doomed = descendants(root, parent_of) | {pid for pid, parent in parent_of.items() if parent == mine} - {root}
-        doomed = {pid for pid in doomed if pid not in _own_children}
+        doomed = {pid for pid in doomed if pid not in _own_children and pid not in _roots}
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(root, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError):
@@ -71,14 +71,28 @@ def end_tree(root: int) -> None:
 def reap_orphans() -> None:
     """Collect the exit status of orphans handed to the grader, so none stays a zombie."""
     for pid, parent in parents().items():
-        if parent == os.getpid() and pid not in _own_children:
+        if parent == os.getpid() and pid not in _own_children and pid not in _roots:
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(pid, os.WNOHANG)
 
 
 def remember_children() -> None:
     """The grader's own children before any student's process starts (left alone)."""
-    _own_children.update(pid for pid, parent in parents().items() if parent == os.getpid())
+    if not _remembered:  # before the first student's process only: later ones are in _roots
+        _own_children.update(pid for pid, parent in parents().items() if parent == os.getpid())
+        _remembered.append(True)
+
+
+def started(pid: int) -> None:
+    """A student's process the grader started: left alone while another one's tree is ended
+    (two processes of one file share its checks), until `ended(pid)`."""
+    _roots.add(pid)
+
+
+def ended(pid: int) -> None:
+    _roots.discard(pid)
 
 
 _own_children: set[int] = set()
+_roots: set[int] = set()  # the students' processes started and not yet ended
+_remembered: list[bool] = []

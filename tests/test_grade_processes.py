@@ -1,0 +1,105 @@
+"""One file's checks shared by two processes of the file: both are used, and the report is the
+one a single process gives, also where calls run over, end the process or fail."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tests.grading import finished, grade
+from tests.test_grade import QUICK
+
+TIMING = {"seconds", "cpu_seconds", "queued_seconds"}
+# winner runs forever on the boards with O in the corner (three calls that run over give it up,
+# and minimax's first call there gives minimax up), actions ends its process on the boards with
+# four empty cells (three of them give it up), and player is wrong on the boards with X in the
+# centre: every way a batch ends early or fails.
+TROUBLED = (
+    QUICK.replace("def winner(board):\n", "def winner(board):\n    while board[0][0] == 'O':\n        pass\n")
+    .replace(
+        "def actions(board):\n",
+        "def actions(board):\n    import os\n\n"
+        "    if sum(row.count(EMPTY) for row in board) == 4:\n        os._exit(3)\n",
+    )
+    .replace("def player(board):\n", "def player(board):\n    if board[1][1] == X:\n        return X\n")
+)
+
+
+def untimed(value: object) -> object:
+    """A report with what was measured left out: what it says of the file."""
+    if isinstance(value, dict):
+        return {k: untimed(v) for k, v in value.items() if k not in TIMING}
+    if isinstance(value, list):
+        return [untimed(v) for v in value]
+    return value
+
+
+def report(path, *options: str) -> dict:
+    code, out = finished(grade(path, "--json", "--call-seconds", "5", *options), 900)  # 1 s for winner
+    assert code == 1
+    return json.loads(out)
+
+
+@pytest.mark.server
+def test_two_processes_say_what_one_says(tmp_path):
+    path = tmp_path / "tictactoe.py"
+    path.write_text(TROUBLED)
+    one, two = report(path, "--processes", "1"), report(path, "--processes", "2")
+    functions = one["functions"]
+    assert functions["winner"]["ran_over"] == 3 and functions["winner"]["unchecked"]
+    assert "ended the process" in functions["actions"]["why_unchecked"] and functions["actions"]["unchecked"]
+    assert "ran over" in functions["minimax"]["why_unchecked"] and functions["minimax"]["unchecked"]
+    assert functions["player"]["failed"]
+    assert untimed(two) == untimed(one)
+
+
+PIDS = """import os as _os
+_PIDS = open(PATH, "a", buffering=1)
+
+
+def player(board):
+    _PIDS.write(f"{_os.getpid()}\\n")
+"""
+
+
+@pytest.mark.server
+def test_both_processes_make_checks(tmp_path):
+    """Each process of the file writes its process id on every call of player."""
+    pids = tmp_path / "pids.txt"
+    path = tmp_path / "tictactoe.py"
+    path.write_text(QUICK.replace("def player(board):\n", PIDS.replace("PATH", repr(str(pids))), 1))
+    code, out = finished(grade(path, "--json", "--only", "player", "--processes", "2"))
+    assert code == 0 and json.loads(out)["functions"]["player"]["passed"] == 4520
+    written = pids.read_text().split()
+    assert len(written) == 4520 and len(set(written)) == 2
+
+
+EVERY_CALL = (
+    "def minimax(board):\n    value.cache_clear()\n    value(freeze(initial_state()))  # the whole game, each call\n"
+)
+
+
+@pytest.mark.server
+def test_a_minimax_slow_on_every_board_is_told_early_how_long_the_rest_will_take(tmp_path):
+    """A minimax that searches the whole game on every call is slow from its first boards:
+    after 10 s of its processor time the grader says the time left, as a range whose low end
+    (its pace per board) is what the rest would take: each board costs about the same."""
+    path = tmp_path / "tictactoe.py"
+    path.write_text(QUICK.replace("def minimax(board):\n", EVERY_CALL))
+    process = grade(path, "--only", "minimax", "--json", "--total-seconds", "120")
+    out, err = process.communicate(timeout=900)
+    said = re.search(
+        r"it used ([\d.]+) s of processor time on the ([\d,]+) boards with the most marks. The other ([\d,]+) "
+        r"will take between (\d+) s \(at its pace per board\) and (\d+) s",
+        err,
+    )
+    assert said, err
+    used, done, left = float(said[1]), int(said[2].replace(",", "")), int(said[3].replace(",", ""))
+    low, high = int(said[4]), int(said[5])
+    assert used >= 10 and done + left == 5478 and low <= high
+    assert abs(low - used / done * left) <= 0.05 * low + 1
+    minimax = json.loads(out)["functions"]["minimax"]
+    pace = minimax["cpu_seconds"] / minimax["checked"]  # per board, over the whole run
+    assert 0.5 * low <= pace * left <= 2 * low, (pace * left, low)
