@@ -308,6 +308,23 @@ class SessionFlood(Background):
         self.statuses[response.status] = self.statuses.get(response.status, 0) + 1
 
 
+class RoomFlood(Background):
+    """`addresses` clients (127.11.a.1, each a network of its own), each making one room after
+    another with no cookie (a new session each time), as fast as the server answers; `statuses`
+    counts the answers (303: a room made; 429: past its network's limit)."""
+
+    def __init__(self, base: str, addresses: int = 15) -> None:
+        super().__init__(addresses)
+        self.base = base
+        self.statuses: dict[int, int] = {}
+
+    def _work(self, n: int) -> None:
+        status = servers.HttpClient(self.base, timeout=10, source=f"127.11.{n}.1").post("/room/new").status_code
+        self.statuses[status] = self.statuses.get(status, 0) + 1
+        if status != 303:
+            self.stopping.wait(RETRY_PAUSE)
+
+
 def newcomers_playing(base: str, count: int, seconds: float = 5) -> list[float | None]:
     """`count` newcomers one after another, each from a network of its own (127.5.n.1): how
     long each took to load the board and play its first move (None: refused or too slow)."""

@@ -121,7 +121,7 @@ def make_run(env: dict[str, str]):
         command, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, start_new_session=True
     )
     try:
-        wait_for_port(port, process)
+        wait_for_port(port, process, seconds=90)  # a loaded machine: the app warms its pages at start
         yield f"http://127.0.0.1:{port}"
     finally:
         with contextlib.suppress(ProcessLookupError):

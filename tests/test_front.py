@@ -171,3 +171,15 @@ def test_review_pictures_past_two_a_second_from_one_client_are_refused_at_the_pr
             statuses = list(asking.map(lambda path: picture_status(base, "127.9.3.1", path), paths))
         assert statuses.count(200) <= 12 and statuses.count(429) >= 18, statuses
         assert picture_status(base, "127.9.4.1", "/review/4-0/board.png") == 200
+
+
+def test_explorer_and_students_pages_past_their_burst_from_one_client_are_refused_at_the_proxy(tmp_path):
+    """The pages worked out on demand: of 36 asked at once by one client, at most the burst
+    (20) and the one the rate allows are passed on, the rest refused (429) by nginx; another
+    client is still served at once."""
+    with servers.make_run(servers.app_env(tmp_path)) as base:
+        paths = ["/explore/", "/learn/"] * 18  # pages kept: every refusal here is the proxy's
+        with ThreadPoolExecutor(len(paths)) as asking:
+            statuses = list(asking.map(lambda path: picture_status(base, "127.9.5.1", path), paths))
+        assert statuses.count(200) <= 23 and statuses.count(429) >= 13 and set(statuses) == {200, 429}, statuses
+        assert picture_status(base, "127.9.6.1", "/explore/") == 200
