@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import ipaddress
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from flask import Flask, Request, Response, current_app, request, session
 from limits import RateLimitItem, parse_many
 from limits.storage import RedisClusterStorage, RedisStorage, Storage
 from limits.strategies import FixedWindowRateLimiter
-from werkzeug.exceptions import TooManyRequests
+from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
 from .errors import replace_with
 from .limit_storage import SQLiteStorage
@@ -38,8 +39,13 @@ MESSAGE = (
     "Too many new players from your network in a short time. Please wait a minute and try "
     "again: games already under way are not affected."
 )
+BUSY_MESSAGE = (
+    "Many new players are arriving at once right now. Please try again in a few seconds: games "
+    "already under way are not affected."
+)
 ROOM_MESSAGE = "Too many new rooms from your network in a short time. Please wait a minute and try again."
 NEWCOMER = "ttt.newcomer"  # in the environ: a request without a session that may store one
+PLACE = "ttt.newcomer_place"  # in the environ: the request holds one of the newcomers' places
 CHANGING_GETS = ("/move",)  # GET routes that change the game; every POST may change it too
 
 
@@ -127,14 +133,42 @@ def own_limit(setting: str, message: str) -> Callable[[Callable], Callable]:
 
 
 def refuse_spent_newcomers() -> None:
-    """Before the view: a newcomer whose network has spent its new sessions is refused at
-    once (429), and costs nothing more. The others are marked for `count_new_session`."""
+    """Before the view: a newcomer takes its turn among the newcomers of this process
+    (`take_newcomers_place`); one whose network has spent its new sessions is refused at once
+    (429), and costs nothing more. The others are marked for `count_new_session`."""
     if not changes_session(request) or has_session():
         return
+    request.form  # noqa: B018 - the body read first: a client trickling its body holds no place
+    take_newcomers_place()
     refusal = current_app.extensions["ttt.limits"].refusal("NEW_SESSION_LIMIT", MESSAGE, count=False)
     if refusal is not None:
         raise refusal
     request.environ[NEWCOMER] = True
+
+
+def take_newcomers_place() -> None:
+    """At most NEWCOMERS_AT_ONCE requests that may store a new session are worked on at once
+    in a process; the next ones wait their turn (in order) for up to NEWCOMER_WAIT_SECONDS, then
+    get 503. A request that takes a place first lets every request ready on the event loop go
+    before it (a sleep of 0 s, gevent's yield): a request on SQLite never yields by itself, so
+    a place would otherwise be given back before anyone else could ask for it. So each turn of
+    the loop serves every player ready, and NEWCOMERS_AT_ONCE newcomers. Many networks, each
+    within its own budget of new sessions, sending first moves as fast as the server answers
+    would otherwise take the loop from the players in proportion to their numbers
+    (docs/hostile-traffic.md). Players with a session never wait here. The proxy cannot do it:
+    it cannot tell a stored session from a made-up cookie."""
+    places: threading.BoundedSemaphore = current_app.extensions["ttt.newcomers"]
+    seconds = current_app.config["NEWCOMER_WAIT_SECONDS"]
+    if not places.acquire(timeout=seconds):
+        raise ServiceUnavailable(BUSY_MESSAGE, retry_after=max(1, round(seconds)))
+    request.environ[PLACE] = places
+    time.sleep(0)
+
+
+def give_back_newcomers_place(_error: BaseException | None) -> None:
+    places = request.environ.pop(PLACE, None)
+    if places is not None:
+        places.release()
 
 
 def count_new_session(response: Response) -> Response:
@@ -170,5 +204,8 @@ def storage(app: Flask) -> Storage:
 
 def init_app(app: Flask) -> None:
     app.extensions["ttt.limits"] = Limits(FixedWindowRateLimiter(storage(app)), app.config)
+    # gevent's under gunicorn (its worker patches threading before the app is made)
+    app.extensions["ttt.newcomers"] = threading.BoundedSemaphore(app.config["NEWCOMERS_AT_ONCE"])
     app.before_request(refuse_spent_newcomers)
     app.after_request(count_new_session)
+    app.teardown_request(give_back_newcomers_place)
