@@ -42,6 +42,8 @@ def settings() -> dict[str, str]:
         "pages_per_second": os.environ.get("TTT_PROXY_PAGES_PER_SECOND", "2"),
         "pages_burst": os.environ.get("TTT_PROXY_PAGES_BURST", "20"),
         "pages_immediate": os.environ.get("TTT_PROXY_PAGES_IMMEDIATE", "8"),
+        "rooms_per_minute": os.environ.get("TTT_PROXY_ROOMS_PER_MINUTE", "20"),
+        "rooms_burst": os.environ.get("TTT_PROXY_ROOMS_BURST", "10"),
         "stream_burst": os.environ.get("TTT_PROXY_STREAM_BURST", "20"),
         "worker_processes": os.environ.get("TTT_PROXY_WORKERS", "auto"),
         "log_level": os.environ.get("TTT_PROXY_LOG_LEVEL", "crit"),
