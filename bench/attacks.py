@@ -229,6 +229,8 @@ class Apart:
         with flood:
             self.started.set()
             self.stop.wait()
+        if not isinstance(flood, PageFlood) and getattr(flood, "statuses", None):
+            print(f"    (the attack's answers: {dict(sorted(flood.statuses.items()))})", file=sys.stderr, flush=True)
 
 
 def run(env: dict, name: str, attack, seconds: float) -> str:

@@ -126,7 +126,7 @@ def make_run(env: dict[str, str]):
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)  # make, and the gunicorn it started
-        process.wait(10)
+        process.wait(40)  # front.py gives each of nginx and gunicorn 15 s to stop
 
 
 def together(*calls):

@@ -45,7 +45,6 @@ BUSY_MESSAGE = (
 )
 ROOM_MESSAGE = "Too many new rooms from your network in a short time. Please wait a minute and try again."
 NEWCOMER = "ttt.newcomer"  # in the environ: a request without a session that may store one
-PLACE = "ttt.newcomer_place"  # in the environ: the request holds one of the newcomers' places
 CHANGING_GETS = ("/move",)  # GET routes that change the game; every POST may change it too
 
 
@@ -133,42 +132,57 @@ def own_limit(setting: str, message: str) -> Callable[[Callable], Callable]:
 
 
 def refuse_spent_newcomers() -> None:
-    """Before the view: a newcomer takes its turn among the newcomers of this process
-    (`take_newcomers_place`); one whose network has spent its new sessions is refused at once
+    """Before the view: a newcomer waits its turn among the newcomers of this process
+    (`wait_for_newcomers_turn`); one whose network has spent its new sessions is refused at once
     (429), and costs nothing more. The others are marked for `count_new_session`."""
     if not changes_session(request) or has_session():
         return
-    request.form  # noqa: B018 - the body read first: a client trickling its body holds no place
-    take_newcomers_place()
+    request.form  # noqa: B018 - the body read first: a client trickling its body takes no turn
+    wait_for_newcomers_turn()
     refusal = current_app.extensions["ttt.limits"].refusal("NEW_SESSION_LIMIT", MESSAGE, count=False)
     if refusal is not None:
         raise refusal
     request.environ[NEWCOMER] = True
 
 
-def take_newcomers_place() -> None:
-    """At most NEWCOMERS_AT_ONCE requests that may store a new session are worked on at once
-    in a process; the next ones wait their turn (in order) for up to NEWCOMER_WAIT_SECONDS, then
-    get 503. A request that takes a place first lets every request ready on the event loop go
-    before it (a sleep of 0 s, gevent's yield): a request on SQLite never yields by itself, so
-    a place would otherwise be given back before anyone else could ask for it. So each turn of
-    the loop serves every player ready, and NEWCOMERS_AT_ONCE newcomers. Many networks, each
-    within its own budget of new sessions, sending first moves as fast as the server answers
-    would otherwise take the loop from the players in proportion to their numbers
-    (docs/hostile-traffic.md). Players with a session never wait here. The proxy cannot do it:
-    it cannot tell a stored session from a made-up cookie."""
-    places: threading.BoundedSemaphore = current_app.extensions["ttt.newcomers"]
-    seconds = current_app.config["NEWCOMER_WAIT_SECONDS"]
-    if not places.acquire(timeout=seconds):
-        raise ServiceUnavailable(BUSY_MESSAGE, retry_after=max(1, round(seconds)))
-    request.environ[PLACE] = places
-    time.sleep(0)
+class NewcomersTurns:
+    """When each of this process's newcomers' requests may be worked on: one every
+    1 / NEWCOMERS_PER_SECOND seconds, in the order they came, each waiting its turn for up to
+    NEWCOMER_WAIT_SECONDS. A leaky bucket written here because what it must do is wait, in
+    order, on the event loop (gevent patches `time.sleep` under gunicorn), and the `limits`
+    package only counts and tests; nginx's own such queue (limit_req with delay) cannot be
+    used, since it cannot tell a stored session from a made-up cookie."""
+
+    def __init__(self, per_second: float, wait: float) -> None:
+        self.gap, self.wait = 1 / per_second, wait
+        self.next_turn = 0.0
+        self.lock = threading.Lock()  # gevent's under gunicorn: never held across a wait
+
+    def take(self) -> float | None:
+        """Seconds until this request's turn (a turn taken), or None: none within the wait."""
+        with self.lock:
+            now = time.monotonic()
+            turn = max(now, self.next_turn)
+            if turn - now > self.wait:
+                return None
+            self.next_turn = turn + self.gap
+            return turn - now
 
 
-def give_back_newcomers_place(_error: BaseException | None) -> None:
-    places = request.environ.pop(PLACE, None)
-    if places is not None:
-        places.release()
+def wait_for_newcomers_turn() -> None:
+    """Newcomers' requests (ones that may store a new session) are worked on at most
+    NEWCOMERS_PER_SECOND a second per process; the next wait their turn, in order, up to
+    NEWCOMER_WAIT_SECONDS, then get 503. Many networks, each within its own budget of new
+    sessions, sending first moves as fast as the server answers would otherwise take the
+    event loop from the players in proportion to their numbers (docs/hostile-traffic.md).
+    Players with a session never wait here."""
+    config = current_app.config
+    turns: NewcomersTurns = current_app.extensions["ttt.newcomers"]
+    wait = turns.take()
+    if wait is None:
+        raise ServiceUnavailable(BUSY_MESSAGE, retry_after=max(1, round(config["NEWCOMER_WAIT_SECONDS"])))
+    if wait > 0:
+        time.sleep(wait)
 
 
 def count_new_session(response: Response) -> Response:
@@ -204,8 +218,7 @@ def storage(app: Flask) -> Storage:
 
 def init_app(app: Flask) -> None:
     app.extensions["ttt.limits"] = Limits(FixedWindowRateLimiter(storage(app)), app.config)
-    # gevent's under gunicorn (its worker patches threading before the app is made)
-    app.extensions["ttt.newcomers"] = threading.BoundedSemaphore(app.config["NEWCOMERS_AT_ONCE"])
+    config = app.config
+    app.extensions["ttt.newcomers"] = NewcomersTurns(config["NEWCOMERS_PER_SECOND"], config["NEWCOMER_WAIT_SECONDS"])
     app.before_request(refuse_spent_newcomers)
     app.after_request(count_new_session)
-    app.teardown_request(give_back_newcomers_place)
