@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from flask import Flask, Request, Response, current_app, request, session
+from gevent import monkey
 from limits import RateLimitItem, parse_many
 from limits.storage import RedisClusterStorage, RedisStorage, Storage
 from limits.strategies import FixedWindowRateLimiter
@@ -175,9 +176,13 @@ def wait_for_newcomers_turn() -> None:
     NEWCOMER_WAIT_SECONDS, then get 503. Many networks, each within its own budget of new
     sessions, sending first moves as fast as the server answers would otherwise take the
     event loop from the players in proportion to their numbers (docs/hostile-traffic.md).
-    Players with a session never wait here."""
+    Players with a session never wait here. Only under gevent (gunicorn's workers): in a
+    process without an event loop (the test client, a threaded server), there are no turns
+    of one to share."""
     config = current_app.config
-    turns: NewcomersTurns = current_app.extensions["ttt.newcomers"]
+    turns: NewcomersTurns | None = current_app.extensions["ttt.newcomers"]
+    if turns is None:
+        return
     wait = turns.take()
     if wait is None:
         raise ServiceUnavailable(BUSY_MESSAGE, retry_after=max(1, round(config["NEWCOMER_WAIT_SECONDS"])))
@@ -219,6 +224,8 @@ def storage(app: Flask) -> Storage:
 def init_app(app: Flask) -> None:
     app.extensions["ttt.limits"] = Limits(FixedWindowRateLimiter(storage(app)), app.config)
     config = app.config
-    app.extensions["ttt.newcomers"] = NewcomersTurns(config["NEWCOMERS_PER_SECOND"], config["NEWCOMER_WAIT_SECONDS"])
+    on_event_loop = monkey.is_module_patched("time")
+    turns = NewcomersTurns(config["NEWCOMERS_PER_SECOND"], config["NEWCOMER_WAIT_SECONDS"])
+    app.extensions["ttt.newcomers"] = turns if on_event_loop else None
     app.before_request(refuse_spent_newcomers)
     app.after_request(count_new_session)
