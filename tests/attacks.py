@@ -1,7 +1,7 @@
 """Attacks on a real server and the players they must not stop, for tests/test_attacks.py and
 bench/attacks.py: eight players moving as fast as they can, each from a loopback address of
-its own; floods of review pictures, of event streams, of idle keep-alive connections and of
-new sessions from many networks; a newcomer's first page and first move; and a replay of
+its own; floods of review pictures, of event streams, of idle keep-alive connections, of
+new sessions and of rooms from many networks; a newcomer's first page and first move; and a replay of
 every stored game by the independent judge."""
 
 from __future__ import annotations
