@@ -39,7 +39,7 @@ def settings() -> dict[str, str]:
         "burst": os.environ.get("TTT_PROXY_BURST", str(2 * rate)),
         "in_flight": os.environ.get("TTT_PROXY_IN_FLIGHT", "40"),
         "streams_per_second": os.environ.get("TTT_PROXY_STREAMS_PER_SECOND", "1"),
-        "pages_per_second": os.environ.get("TTT_PROXY_PAGES_PER_SECOND", "2"),
+        "pages_per_second": os.environ.get("TTT_PROXY_PAGES_PER_SECOND", "1"),
         "pages_burst": os.environ.get("TTT_PROXY_PAGES_BURST", "20"),
         "pages_immediate": os.environ.get("TTT_PROXY_PAGES_IMMEDIATE", "8"),
         "rooms_per_minute": os.environ.get("TTT_PROXY_ROOMS_PER_MINUTE", "20"),
