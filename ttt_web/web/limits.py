@@ -133,16 +133,16 @@ def own_limit(setting: str, message: str) -> Callable[[Callable], Callable]:
 
 
 def refuse_spent_newcomers() -> None:
-    """Before the view: a newcomer waits its turn among the newcomers of this process
-    (`wait_for_newcomers_turn`); one whose network has spent its new sessions is refused at once
-    (429), and costs nothing more. The others are marked for `count_new_session`."""
+    """Before the view: a newcomer whose network has spent its new sessions is refused at once
+    (429), and costs nothing more; the others wait their turn among the newcomers of this
+    process (`wait_for_newcomers_turn`) and are marked for `count_new_session`."""
     if not changes_session(request) or has_session():
         return
-    request.form  # noqa: B018 - the body read first: a client trickling its body takes no turn
-    wait_for_newcomers_turn()
     refusal = current_app.extensions["ttt.limits"].refusal("NEW_SESSION_LIMIT", MESSAGE, count=False)
     if refusal is not None:
         raise refusal
+    request.form  # noqa: B018 - the body read first: a client trickling its body takes no turn
+    wait_for_newcomers_turn()
     request.environ[NEWCOMER] = True
 
 
