@@ -1,12 +1,17 @@
-"""Attacks against players, run by hand: python bench/attacks.py [--seconds 6] [--stores sqlite redis]
+"""Attacks against players: python bench/attacks.py [--seconds 6] [--stores sqlite redis] [--attacks WORD]
 
 Eight players play the AI as fast as they can, each from a loopback address of its own
-(tests/attacks.py), on what `make run` starts (nginx in front of gunicorn with 2 gevent
-workers; SQLite, or Redis with --stores redis). For each attack, their moves in `--seconds`
-alone, then in `--seconds` under the attack, in the same run, and the ratio; and 10
-newcomers (no cookie, each from a network of its own) one after another while the attack
-goes on: how many loaded the board and played their first move within 5 s, and their
-median time. The attacks (issues #31, #43):
+(tests/attacks.py), on what `make run` starts: `make run` itself (tests/servers.make_run), so
+nginx (deploy/nginx.conf, filled in by deploy/front.py) in front of gunicorn with 2 gevent
+workers on a unix socket; SQLite, or Redis with --stores redis. Each attack runs in a process
+of its own (an attacker is a machine of its own: its threads do not take turns with the
+players' for one interpreter's lock), on the same 2 cores. Each row ends with the machine's
+load average (`uptime`'s first figure) when it was measured: others' work beside the run.
+
+For each attack, the players' moves in `--seconds` alone, then in `--seconds` under the
+attack, in the same run, and the ratio; and 10 newcomers (no cookie, each from a network of
+its own) one after another while the attack goes on: how many loaded the board and played
+their first move within 5 s, and their median time. The attacks (issues #31, #43):
 
 - pictures: 2 clients (one address each) fetch review pictures of random games, nonstop;
 - streams 7 x 400: 7 addresses x 400 event streams over 3 rooms, each refused one asked
@@ -16,19 +21,25 @@ median time. The attacks (issues #31, #43):
   /robots.txt every 4 s;
 - sessions from 250 networks: first moves with no cookie from 250 addresses, each on a
   network of its own, 16 at a time, as fast as the server answers;
-- chunked bodies: 20 addresses, each posting a 4 MB chunked body to /new every second.
+- chunked bodies: 20 addresses, each posting a 4 MB chunked body to /new every second;
+- rooms from 15 networks: 15 addresses, each making rooms with no cookie as fast as the
+  server answers (a refused one asked again 0.1 s later).
 
 Pages worked out on demand (issue #43), each asked by 2 clients (127.0.7.x, one address each)
-as fast as the server answers, beside the players: the depth-limited page's 27 (depth,
-evaluation) pairs on random positions; cold explorer pages (random positions, with and
+as fast as the server answers, beside the players, in turns (the players alone, then beside
+the flood, four times): the depth-limited page's 27 (depth, evaluation) pairs in turn from
+the server's start, on random positions; cold explorer pages (random positions, with and
 without the way back to a game); explorer pages with a student's answer marked; drills on
 random positions and random trees, graded; pasted boards in the explorer's, the trace's and
-the depth-limited page's forms. `--attacks WORD` runs only the attacks whose name has WORD.
+the depth-limited page's forms; and a kept page, the yardstick.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import multiprocessing
+import os
 import random
 import sys
 import tempfile
@@ -43,8 +54,6 @@ sys.path.insert(0, str(ROOT))
 import redis as servers_redis  # noqa: E402
 
 from tests import attacks, servers  # noqa: E402
-
-UNLIMITED_ROOMS = {"TTT_NEW_ROOM_LIMIT": "1000 per minute"}
 
 
 def pictures(base: str):
@@ -67,6 +76,7 @@ ATTACKS = {
     "keep-alives 12 x 400": lambda base: attacks.KeepAliveFlood(base, addresses=12, per_address=400),
     "sessions from 250 networks": lambda base: attacks.SessionFlood(base, addresses=250, count=16),
     "4 MB chunked bodies": lambda base: attacks.ChunkedBodies(base, 20, pause=1),
+    "rooms from 15 networks": lambda base: attacks.RoomFlood(base, addresses=15),
 }
 
 
@@ -99,8 +109,13 @@ class PageFlood(attacks.Background):
         print(f"    (the flood's answers: {dict(sorted(self.statuses.items()))})", file=sys.stderr, flush=True)
 
 
+PAIRS = [(depth, evaluation) for depth in range(1, 10) for evaluation in ("open-lines", "weighted", "zero")]
+
+
 def limited_page(rng: random.Random) -> str:
-    depth, evaluation = rng.randint(1, 9), rng.choice(("open-lines", "weighted", "zero"))
+    """The 27 (depth, evaluation) pairs in turn, from the server's start, each on a random position."""
+    asked = rng.asked = getattr(rng, "asked", -1) + 1  # type: ignore[attr-defined]
+    depth, evaluation = PAIRS[asked % len(PAIRS)]
     return f"/learn/limited/{rng.choice(LIVE)}?depth={depth}&evaluation={evaluation}"
 
 
@@ -138,7 +153,12 @@ def interleaved(env: dict, name: str, flood, seconds: float, turns: int = 4) -> 
     """The players' moves alone and beside the flood, in turns of seconds / turns each, so that
     the machine's other work of the moment weighs on both alike."""
     alone = attacked = 0
-    with servers.make_run(env) as base, attacks.Players(base) as players, flood(base) as pages:
+    with (
+        servers.make_run(env) as base,
+        Apart(flood, base) as pages,
+        attacks.Players(base) as players,
+        pages.going(),
+    ):
         for _ in range(turns):
             pages.on.clear()
             time.sleep(0.3)  # the flood's requests under way end
@@ -147,12 +167,12 @@ def interleaved(env: dict, name: str, flood, seconds: float, turns: int = 4) -> 
             attacked += players.count_for(seconds / turns)
         served = attacks.newcomer_served(base, "127.0.5.1")
     ratio = attacked / alone if alone else 0
-    return f"| {name} | {alone} | {attacked} | {ratio:.2f} | {'1 of 1' if served else '0 of 1'} | |"
+    return f"| {name} | {alone} | {attacked} | {ratio:.2f} | {'1 of 1' if served else '0 of 1'} | | {load()} |"
 
 
 PAGE_FLOODS = {
     "a kept page (the yardstick: the explorer's first)": pages(lambda rng: "/explore/"),
-    "depth-limited pages": pages(limited_page),
+    "depth-limited pages, 27 pairs from the start": pages(limited_page),
     "cold explorer pages": pages(explorer_page),
     "student's answer pages": pages(student_page),
     "drills": pages(drill_page),
@@ -161,10 +181,62 @@ PAGE_FLOODS = {
 ATTACKS |= PAGE_FLOODS
 
 
+def load() -> str:
+    """The machine's load average over the last minute, as `uptime` says it: others' work beside the run."""
+    return f"{os.getloadavg()[0]:.1f}"
+
+
+class Apart:
+    """An attack in a process of its own, as an attacker is a machine of its own: its clients'
+    threads do not take turns with the players' for one interpreter's lock. The process is
+    forked at once, before any player's thread starts, and waits; `going()` runs the attack
+    (`attack(base)`, entered) until it ends. `on`: a page flood asks only while it is set."""
+
+    def __init__(self, attack, base: str) -> None:
+        forking = multiprocessing.get_context("fork")
+        self.go, self.started, self.stop, self.on = (forking.Event() for _ in range(4))
+        self.on.set()
+        self.process = forking.Process(target=self._attack, args=(attack, base), daemon=True)
+
+    def __enter__(self) -> Apart:
+        self.process.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        self.go.set()
+        self.process.join(60)
+        if self.process.is_alive():
+            self.process.kill()
+
+    @contextlib.contextmanager
+    def going(self):
+        self.go.set()
+        if not self.started.wait(120):
+            raise RuntimeError("the attack did not start")
+        try:
+            yield self
+        finally:
+            self.stop.set()
+
+    def _attack(self, attack, base: str) -> None:
+        self.go.wait()
+        if self.stop.is_set():
+            return
+        flood = attack(base)
+        if isinstance(flood, PageFlood):
+            flood.on = self.on
+        with flood:
+            self.started.set()
+            self.stop.wait()
+        if not isinstance(flood, PageFlood) and getattr(flood, "statuses", None):
+            print(f"    (the attack's answers: {dict(sorted(flood.statuses.items()))})", file=sys.stderr, flush=True)
+
+
 def run(env: dict, name: str, attack, seconds: float) -> str:
-    with servers.make_run(env) as base, attacks.Players(base) as players:
+    with servers.make_run(env) as base, Apart(attack, base) as flood, attacks.Players(base) as players:
         alone = players.count_for(seconds)
-        with attack(base):
+        with flood.going():
             time.sleep(1)
             newcomers: list = []
             arriving = threading.Thread(target=lambda: newcomers.extend(attacks.newcomers_playing(base, 10)))
@@ -173,25 +245,25 @@ def run(env: dict, name: str, attack, seconds: float) -> str:
             arriving.join()
     ratio = attacked / alone if alone else 0
     share = attacks.served_share(newcomers)
-    return f"| {name} | {alone} | {attacked} | {ratio:.2f} | {share:.0%} | {attacks.median_ms(newcomers)} |"
+    return f"| {name} | {alone} | {attacked} | {ratio:.2f} | {share:.0%} | {attacks.median_ms(newcomers)} | {load()} |"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--seconds", type=float, default=6)
-    parser.add_argument("--stores", nargs="+", default=["sqlite"])
-    parser.add_argument("--attacks", default="", help="only the attacks whose name has this word")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[1], epilog="attacks: " + "; ".join(ATTACKS))
+    parser.add_argument("--seconds", type=float, default=6, help="of play alone, then under each attack (6)")
+    parser.add_argument("--stores", nargs="+", default=["sqlite"], choices=["sqlite", "redis"])
+    parser.add_argument("--attacks", default="", help="only the attacks whose name has this word (all)")
     args = parser.parse_args()
     chosen = {name: attack for name, attack in ATTACKS.items() if args.attacks in name}
     tmp = Path(tempfile.mkdtemp(prefix="ttt-attacks-"))
     redis = servers.RedisServer(tmp / "redis").start() if "redis" in args.stores else None
     print(f"8 players' moves in {args.seconds:.0f} s alone, then under each attack (same run); `make run`")
-    print("| store | attack | moves alone | under attack | ratio | newcomers served | newcomer's median |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("| store | attack | moves alone | under attack | ratio | newcomers served | newcomer's median | load |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     try:
         for store in args.stores:
             for n, (name, attack) in enumerate(chosen.items()):
-                extra = dict(UNLIMITED_ROOMS)
+                extra = {}
                 if store == "redis":
                     servers_redis.Redis.from_url(redis.url).flushdb()
                     extra["REDIS_URL"] = redis.url

@@ -1,7 +1,7 @@
 """Attacks on a real server and the players they must not stop, for tests/test_attacks.py and
 bench/attacks.py: eight players moving as fast as they can, each from a loopback address of
-its own; floods of review pictures, of event streams, of idle keep-alive connections and of
-new sessions from many networks; a newcomer's first page and first move; and a replay of
+its own; floods of review pictures, of event streams, of idle keep-alive connections, of
+new sessions and of rooms from many networks; a newcomer's first page and first move; and a replay of
 every stored game by the independent judge."""
 
 from __future__ import annotations
@@ -306,6 +306,23 @@ class SessionFlood(Background):
         finally:
             connection.close()
         self.statuses[response.status] = self.statuses.get(response.status, 0) + 1
+
+
+class RoomFlood(Background):
+    """`addresses` clients (127.11.a.1, each a network of its own), each making one room after
+    another with no cookie (a new session each time), as fast as the server answers; `statuses`
+    counts the answers (303: a room made; 429: past its network's limit)."""
+
+    def __init__(self, base: str, addresses: int = 15) -> None:
+        super().__init__(addresses)
+        self.base = base
+        self.statuses: dict[int, int] = {}
+
+    def _work(self, n: int) -> None:
+        status = servers.HttpClient(self.base, timeout=10, source=f"127.11.{n}.1").post("/room/new").status_code
+        self.statuses[status] = self.statuses.get(status, 0) + 1
+        if status != 303:
+            self.stopping.wait(RETRY_PAUSE)
 
 
 def newcomers_playing(base: str, count: int, seconds: float = 5) -> list[float | None]:

@@ -121,12 +121,12 @@ def make_run(env: dict[str, str]):
         command, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, start_new_session=True
     )
     try:
-        wait_for_port(port, process)
+        wait_for_port(port, process, seconds=90)  # a loaded machine: the app warms its pages at start
         yield f"http://127.0.0.1:{port}"
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)  # make, and the gunicorn it started
-        process.wait(10)
+        process.wait(40)  # front.py gives each of nginx and gunicorn 15 s to stop
 
 
 def together(*calls):

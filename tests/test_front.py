@@ -171,3 +171,30 @@ def test_review_pictures_past_two_a_second_from_one_client_are_refused_at_the_pr
             statuses = list(asking.map(lambda path: picture_status(base, "127.9.3.1", path), paths))
         assert statuses.count(200) <= 12 and statuses.count(429) >= 18, statuses
         assert picture_status(base, "127.9.4.1", "/review/4-0/board.png") == 200
+
+
+def test_explorer_and_students_pages_past_their_burst_from_one_client_are_refused_at_the_proxy(tmp_path):
+    """The pages worked out on demand: of 36 asked at once by one client, at most the burst
+    (20) and the one the rate allows are passed on, the rest refused (429) by nginx; another
+    client is still served at once."""
+    with servers.make_run(servers.app_env(tmp_path)) as base:
+        paths = ["/explore/", "/learn/"] * 18  # pages kept: every refusal here is the proxy's
+        with ThreadPoolExecutor(len(paths)) as asking:
+            statuses = list(asking.map(lambda path: picture_status(base, "127.9.5.1", path), paths))
+        assert statuses.count(200) <= 23 and statuses.count(429) >= 13 and set(statuses) == {200, 429}, statuses
+        assert picture_status(base, "127.9.6.1", "/explore/") == 200
+
+
+def test_new_rooms_past_their_burst_from_one_client_are_refused_at_the_proxy(tmp_path):
+    """30 new rooms asked at once by one client: the burst (10) and the one the rate allows
+    are made, the rest refused (429) by nginx, not by the app's own count per network, which
+    is lifted here; another client still makes one."""
+    with servers.make_run(servers.app_env(tmp_path, TTT_NEW_ROOM_LIMIT="1000 per minute")) as base:
+
+        def new_room(source: str) -> int:
+            return servers.HttpClient(base, source=source).post("/room/new").status_code
+
+        with ThreadPoolExecutor(30) as asking:
+            statuses = list(asking.map(lambda _: new_room("127.9.7.1"), range(30)))
+        assert statuses.count(303) <= 13 and statuses.count(429) >= 17 and set(statuses) == {303, 429}, statuses
+        assert new_room("127.9.8.1") == 303

@@ -19,16 +19,18 @@ from __future__ import annotations
 
 import functools
 import ipaddress
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from flask import Flask, Request, Response, current_app, request, session
+from gevent import monkey
 from limits import parse_many
 from limits.storage import RedisClusterStorage, RedisStorage, Storage
 from limits.strategies import FixedWindowRateLimiter
-from werkzeug.exceptions import TooManyRequests
+from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
 from .errors import replace_with
 from .limit_storage import SQLiteStorage
@@ -37,6 +39,10 @@ from .sessions import STORE_ERROR, STORED, StoredSession
 MESSAGE = (
     "Too many new players from your network in a short time. Please wait a minute and try "
     "again: games already under way are not affected."
+)
+BUSY_MESSAGE = (
+    "Many new players are arriving at once right now. Please try again in a few seconds: games "
+    "already under way are not affected."
 )
 ROOM_MESSAGE = "Too many new rooms from your network in a short time. Please wait a minute and try again."
 NEWCOMER = "ttt.newcomer"  # in the environ: a request without a session that may store one
@@ -122,14 +128,61 @@ def own_limit(setting: str, message: str) -> Callable[[Callable], Callable]:
 
 
 def refuse_spent_newcomers() -> None:
-    """Before the view: a newcomer whose network has spent its new sessions is refused at
-    once (429), and costs nothing more. The others are marked for `count_new_session`."""
+    """Before the view: a newcomer whose network has spent its new sessions is refused at once
+    (429), and costs nothing more; the others wait their turn among the newcomers of this
+    process (`wait_for_newcomers_turn`) and are marked for `count_new_session`."""
     if not changes_session(request) or has_session():
         return
     refusal = current_app.extensions["ttt.limits"].refusal("NEW_SESSION_LIMIT", MESSAGE, count=False)
     if refusal is not None:
         raise refusal
+    request.form  # noqa: B018 - the body read first: a client trickling its body takes no turn
+    wait_for_newcomers_turn()
     request.environ[NEWCOMER] = True
+
+
+class NewcomersTurns:
+    """When each of this process's newcomers' requests may be worked on: one every
+    1 / NEWCOMERS_PER_SECOND seconds, in the order they came, each waiting its turn for up to
+    NEWCOMER_WAIT_SECONDS. A leaky bucket written here because what it must do is wait, in
+    order, on the event loop (gevent patches `time.sleep` under gunicorn), and the `limits`
+    package only counts and tests; nginx's own such queue (limit_req with delay) cannot be
+    used, since it cannot tell a stored session from a made-up cookie."""
+
+    def __init__(self, per_second: float, wait: float) -> None:
+        self.gap, self.wait = 1 / per_second, wait
+        self.next_turn = 0.0
+        self.lock = threading.Lock()  # gevent's under gunicorn: never held across a wait
+
+    def take(self) -> float | None:
+        """Seconds until this request's turn (a turn taken), or None: none within the wait."""
+        with self.lock:
+            now = time.monotonic()
+            turn = max(now, self.next_turn)
+            if turn - now > self.wait:
+                return None
+            self.next_turn = turn + self.gap
+            return turn - now
+
+
+def wait_for_newcomers_turn() -> None:
+    """Newcomers' requests (ones that may store a new session) are worked on at most
+    NEWCOMERS_PER_SECOND a second per process; the next wait their turn, in order, up to
+    NEWCOMER_WAIT_SECONDS, then get 503. Many networks, each within its own budget of new
+    sessions, sending first moves as fast as the server answers would otherwise take the
+    event loop from the players in proportion to their numbers (docs/hostile-traffic.md).
+    Players with a session never wait here. Only under gevent (gunicorn's workers): in a
+    process without an event loop (the test client, a threaded server), there are no turns
+    of one to share."""
+    config = current_app.config
+    turns: NewcomersTurns | None = current_app.extensions["ttt.newcomers"]
+    if turns is None:
+        return
+    wait = turns.take()
+    if wait is None:
+        raise ServiceUnavailable(BUSY_MESSAGE, retry_after=max(1, round(config["NEWCOMER_WAIT_SECONDS"])))
+    if wait > 0:
+        time.sleep(wait)
 
 
 def count_new_session(response: Response) -> Response:
@@ -165,5 +218,9 @@ def storage(app: Flask) -> Storage:
 
 def init_app(app: Flask) -> None:
     app.extensions["ttt.limits"] = Limits(FixedWindowRateLimiter(storage(app)), app.config)
+    config = app.config
+    on_event_loop = monkey.is_module_patched("time")
+    turns = NewcomersTurns(config["NEWCOMERS_PER_SECOND"], config["NEWCOMER_WAIT_SECONDS"])
+    app.extensions["ttt.newcomers"] = turns if on_event_loop else None
     app.before_request(refuse_spent_newcomers)
     app.after_request(count_new_session)
