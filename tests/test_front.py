@@ -176,13 +176,18 @@ def test_review_pictures_past_two_a_second_from_one_client_are_refused_at_the_pr
 def test_explorer_and_students_pages_past_their_burst_from_one_client_are_refused_at_the_proxy(tmp_path):
     """The pages worked out on demand: of 36 asked at once by one client, at most the burst
     (20) and the one the rate allows are passed on, the rest refused (429) by nginx; another
-    client is still served at once."""
+    client is still served at once. A trace's steps are not among them: 36 at once are served."""
     with servers.make_run(servers.app_env(tmp_path)) as base:
         paths = ["/explore/", "/learn/"] * 18  # pages kept: every refusal here is the proxy's
         with ThreadPoolExecutor(len(paths)) as asking:
             statuses = list(asking.map(lambda path: picture_status(base, "127.9.5.1", path), paths))
         assert statuses.count(200) <= 23 and statuses.count(429) >= 13 and set(statuses) == {200, 429}, statuses
         assert picture_status(base, "127.9.6.1", "/explore/") == 200
+        steps = [f"/learn/trace/X...O....?step={n}" for n in range(1, 19)]
+        steps += [f"/learn/alphabeta/X...O....?step={n}" for n in range(1, 19)]
+        with ThreadPoolExecutor(len(steps)) as asking:
+            statuses = list(asking.map(lambda path: picture_status(base, "127.9.5.2", path), steps))
+        assert set(statuses) == {200}, statuses
 
 
 def test_new_rooms_past_their_burst_from_one_client_are_refused_at_the_proxy(tmp_path):
