@@ -40,10 +40,23 @@
   const presses = [];
   let stepping = false;
 
+  // An arrow follows the links where the student is reading: the top ones when they are on
+  // screen, else those beside the stack (a phone shows the stack below the code, and its own
+  // links bring the current call into view), so stepping keeps the view the student chose.
+  const onScreen = (element) => {
+    const box = element.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= window.innerHeight;
+  };
+  const arrowLink = (rel) => {
+    const top = document.querySelector(`a[rel="${rel}"]`);
+    const beside = document.getElementById(rel === "next" ? "next-by-stack" : "prev-by-stack");
+    return top && !onScreen(top) && beside && onScreen(beside) ? beside : top;
+  };
+
   const step = async () => {
     stepping = true;
     while (presses.length) {
-      const link = document.querySelector(`a[rel="${presses.shift()}"]`);
+      const link = arrowLink(presses.shift());
       if (!link) continue;
       if (!link.hasAttribute("data-step")) {
         presses.length = 0;

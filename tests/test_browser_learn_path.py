@@ -95,6 +95,20 @@ def test_on_a_phone_the_current_call_stays_in_view_beside_previous_and_next(brow
     context.close()
 
 
+def test_on_a_phone_the_arrow_keys_step_where_the_student_reads(browser, live_server):
+    """After the stack's own Next, the arrow keys follow the links beside the stack: the
+    current call stays in view (the top links would bring the code back instead)."""
+    context = context_for(browser, live_server, True, 360, 740)
+    page = context.new_page()
+    page.goto("/learn/trace/X.O.X.O..?step=20#now")
+    page.locator("#next-by-stack").click()
+    for key, step in [("ArrowRight", 22), ("ArrowRight", 23), ("ArrowLeft", 22), ("ArrowRight", 23)]:
+        page.keyboard.press(key)
+        expect(page.locator("#trace")).to_have_attribute("data-step", str(step))
+        assert in_view(page, "#stack tr[aria-current]", 740), (step, page.locator("#stack tr[aria-current]").bounding_box())
+    context.close()
+
+
 @pytest.mark.parametrize(("width", "height"), [(360, 740), (740, 360), (1280, 800)])
 def test_the_path_fits_passes_axe_and_is_shot(browser, live_server, width, height):
     context = context_for(browser, live_server, True, width, height)
