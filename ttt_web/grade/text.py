@@ -115,7 +115,8 @@ def pattern_lines(pattern: Pattern, site: str) -> list[str]:
 
 def timing_lines(tallies: dict[str, Tally]) -> list[str]:
     total = sum(t.seconds for t in tallies.values())
-    lines = ["", "Time in your code: " + ", ".join(f"{t.label} {t.seconds:.1f} s" for t in tallies.values())]
+    added = ", ".join(f"{t.label} {t.seconds:.1f} s" for t in tallies.values())
+    lines = ["", f"Time in your code, each function's calls added up (calls made side by side each count): {added}"]
     minimax = tallies.get("minimax")
     if minimax and minimax.seconds > SLOW_SECONDS and minimax.seconds > SLOW_SHARE * total:
         lines += slow_lines(minimax, total)
@@ -125,7 +126,7 @@ def timing_lines(tallies: dict[str, Tally]) -> list[str]:
 def slow_lines(minimax: Tally, total: float) -> list[str]:
     """Why minimax took most of the time, from the evidence: processor time it did not use
     (it waited), and calls counted that repeat the search. Slow is not wrong."""
-    took = f"Your minimax's calls took {minimax.seconds:.0f} s in all"
+    took = f"Your minimax's calls took {minimax.seconds:.0f} s added up"
     took += f", {minimax.seconds / total:.0%} of the time your code ran"
     if minimax.cpu_seconds + minimax.queued_seconds < WAITED * minimax.seconds:
         took += f", and computed for only {minimax.cpu_seconds:.1f} s of it: it waits (time.sleep, a lock, input()?)"
@@ -215,8 +216,10 @@ def fix_words(fix) -> str:
     if fix.remade == fix.failed:
         passed = f"all {fix.failed:,} checks they failed"
     else:
-        how = "spread over" if fix.complete else "as many as the time allowed, spread over"
-        passed = f"{fix.remade:,} checks they failed ({how} all {fix.failed:,})"
+        how = "a sample" if fix.complete else "as many as the time allowed"
+        passed = (
+            f"every one of {fix.remade:,} failed checks made again ({how}, spread over all {fix.failed:,} they failed)"
+        )
     return (
         f"Fix {fix.name} first: with a right {fix.name} put in place of yours, {callers}, which call it, pass {passed}."
     )
