@@ -95,7 +95,9 @@ def test_idle_keep_alives_from_twelve_addresses_leave_players_their_moves(tmp_pa
         newcomers = attacks.newcomers_playing(base, 5)
         held = flood.open
     print(f"players under 12 x 400 keep-alives {attacked}, held {held}, newcomers {newcomers}")
-    assert held > 2400  # the flood was held, not refused (a connection idle past 5 s is closed, and opened again)
+    # the flood was held, not refused: well past the 480 a bound of 40 per address would hold (a connection
+    # idle past 5 s is closed and opened again, so on a busy machine some are always on their way back)
+    assert held > 1200
     assert attacked > 0, players.failures
     assert attacks.served_share(newcomers) == 1, newcomers
 
