@@ -105,7 +105,8 @@ def test_on_a_phone_the_arrow_keys_step_where_the_student_reads(browser, live_se
     for key, step in [("ArrowRight", 22), ("ArrowRight", 23), ("ArrowLeft", 22), ("ArrowRight", 23)]:
         page.keyboard.press(key)
         expect(page.locator("#trace")).to_have_attribute("data-step", str(step))
-        assert in_view(page, "#stack tr[aria-current]", 740), (step, page.locator("#stack tr[aria-current]").bounding_box())
+        row = "#stack tr[aria-current]"
+        assert in_view(page, row, 740), (step, page.locator(row).bounding_box())
     context.close()
 
 
