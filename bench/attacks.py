@@ -20,7 +20,7 @@ their first move within 5 s, and their median time. The attacks (issues #31, #43
 - keep-alives 12 x 400: 12 addresses x 400 keep-alive connections, each asking for
   /robots.txt every 4 s;
 - sessions from 250 networks: first moves with no cookie from 250 addresses, each on a
-  network of its own, 16 at a time, as fast as the server answers;
+  network of its own, 16 at a time (and again 200 at a time), as fast as the server answers;
 - chunked bodies: 20 addresses, each posting a 4 MB chunked body to /new every second;
 - rooms from 15 networks: 15 addresses, each making rooms with no cookie as fast as the
   server answers (a refused one asked again 0.1 s later).
@@ -75,6 +75,7 @@ ATTACKS = {
     "streams 20 x 50 (retry after 1 s)": streams(20, 50, 1),
     "keep-alives 12 x 400": lambda base: attacks.KeepAliveFlood(base, addresses=12, per_address=400),
     "sessions from 250 networks": lambda base: attacks.SessionFlood(base, addresses=250, count=16),
+    "sessions from 250 networks, 200 at a time": lambda base: attacks.SessionFlood(base, addresses=250, count=200),
     "4 MB chunked bodies": lambda base: attacks.ChunkedBodies(base, 20, pause=1),
     "rooms from 15 networks": lambda base: attacks.RoomFlood(base, addresses=15),
 }

@@ -5,6 +5,7 @@ legal afterwards (replayed by the independent judge). How many moves the players
 each attack is a ratio of timings, measured by bench/attacks.py (docs/hostile-traffic.md)."""
 
 import socket
+import threading
 import time
 from types import SimpleNamespace
 
@@ -145,14 +146,33 @@ def test_newcomers_are_worked_on_a_few_a_second_and_the_rest_wait_their_turn(tmp
         assert all(a.startswith(b"HTTP/1.1 303") for a in answers), answers
 
 
-def first_moves_at_once(base: str, count: int) -> list[bytes]:
-    """First moves from `count` networks (127.12.n.1), their connections opened first and then
-    each request sent in one loop, so that they arrive together; each answer's head."""
+def test_a_newcomer_goes_before_a_flood_from_networks_that_had_their_turns(tmp_path, make_run):
+    """60 first moves at once from one network, at two a second per process and up to 5 s of
+    waiting: that network's first has its turn, and the rest wait behind it (or are sent away).
+    A newcomer from a network that has had no turn goes next, not after them: in order of
+    arrival it would wait 5 s or be refused."""
+    env = servers.app_env(tmp_path, TTT_NEWCOMERS_PER_SECOND="2", TTT_NEWCOMER_WAIT_SECONDS="5")
+    with make_run(env) as base:
+        flood: list[bytes] = []
+        flooding = threading.Thread(target=lambda: flood.extend(first_moves_at_once(base, 60, one_network=True)))
+        flooding.start()
+        time.sleep(1)  # all 60 are in line
+        start = time.monotonic()
+        page = Player(servers.HttpClient(base, timeout=10, source="127.13.0.1")).move(1, 1)
+        took = time.monotonic() - start
+        flooding.join()
+    assert page.marks.count(".") == 7 and took < 3, took
+    assert sum(a.startswith(b"HTTP/1.1 503") for a in flood) >= 30, flood  # 2 x 10 wait, 2 served at once
+    assert all(a.startswith((b"HTTP/1.1 303", b"HTTP/1.1 503")) for a in flood), flood
+
+
+def first_moves_at_once(base: str, count: int, one_network: bool = False) -> list[bytes]:
+    """First moves from `count` networks (127.12.n.1), or from one (127.12.0.n), their
+    connections opened first and then each request sent in one loop, so that they arrive
+    together; each answer's head."""
     port = int(base.rsplit(":", 1)[1])
-    sockets = [
-        socket.create_connection(("127.0.0.1", port), timeout=30, source_address=(f"127.12.{n}.1", 0))
-        for n in range(count)
-    ]
+    sources = [f"127.12.0.{n + 1}" if one_network else f"127.12.{n}.1" for n in range(count)]
+    sockets = [socket.create_connection(("127.0.0.1", port), timeout=30, source_address=(s, 0)) for s in sources]
     try:
         for n, sock in enumerate(sockets):
             sock.sendall(

@@ -17,14 +17,18 @@ comes with one, costs a test of the method and path; a view's own limit runs in 
 
 from __future__ import annotations
 
+import bisect
 import functools
 import ipaddress
+import itertools
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+import gevent
 from flask import Flask, Request, Response, current_app, request, session
 from gevent import monkey
 from limits import parse_many
@@ -141,48 +145,105 @@ def refuse_spent_newcomers() -> None:
     request.environ[NEWCOMER] = True
 
 
+@dataclass(order=True)
+class Waiter:
+    """A newcomer's request waiting for its turn: the fewer turns its network has had lately,
+    then the sooner it came, the sooner it goes."""
+
+    rank: tuple[int, int]
+    network: str = field(compare=False)
+    called: threading.Event = field(compare=False, default_factory=threading.Event)
+    served: bool = field(compare=False, default=False)
+
+
 class NewcomersTurns:
     """When each of this process's newcomers' requests may be worked on: one every
-    1 / NEWCOMERS_PER_SECOND seconds, in the order they came, each waiting its turn for up to
-    NEWCOMER_WAIT_SECONDS. A leaky bucket written here because what it must do is wait, in
-    order, on the event loop (gevent patches `time.sleep` under gunicorn), and the `limits`
-    package only counts and tests; nginx's own such queue (limit_req with delay) cannot be
-    used, since it cannot tell a stored session from a made-up cookie."""
+    1 / NEWCOMERS_PER_SECOND seconds. Those that must wait go first by how few turns their
+    network (`client_network`) has had in this minute and the last, then in the order they
+    came, each for up to NEWCOMER_WAIT_SECONDS; as many wait as turns come within that wait,
+    and one more sends the last in line away (or itself, if it would be last). So a flood from many networks,
+    each within its budget of new sessions, waits behind a network that has had no turn yet:
+    a newcomer from elsewhere goes next. Written here because what it must do is wait on the
+    event loop (gevent's), in an order; the `limits` package only counts and tests, and nginx
+    cannot tell a stored session from a made-up cookie."""
 
     def __init__(self, per_second: float, wait: float) -> None:
         self.gap, self.wait = 1 / per_second, wait
+        self.places = max(1, int(per_second * wait))
+        self.waiting: list[Waiter] = []  # best first
+        self.turns: Counter[str] = Counter()  # this minute's, per network: at most 60 × per_second
+        self.last_turns: Counter[str] = Counter()  # the minute before's
+        self.minute = 0
         self.next_turn = 0.0
+        self.arrivals = itertools.count()
+        self.calling = False
         self.lock = threading.Lock()  # gevent's under gunicorn: never held across a wait
 
-    def take(self) -> float | None:
-        """Seconds until this request's turn (a turn taken), or None: none within the wait."""
+    def take(self, network: str) -> bool:
+        """Wait for this request's turn: False if it is sent away instead."""
         with self.lock:
             now = time.monotonic()
-            turn = max(now, self.next_turn)
-            if turn - now > self.wait:
-                return None
-            self.next_turn = turn + self.gap
-            return turn - now
+            if not self.waiting and now >= self.next_turn:
+                self._serve(network, now)
+                return True
+            had = self.turns[network] + self.last_turns[network]
+            waiter = Waiter((had, next(self.arrivals)), network)
+            if not self._queue(waiter):
+                return False
+        waiter.called.wait(self.wait)
+        with self.lock:
+            if not waiter.served and waiter in self.waiting:
+                self.waiting.remove(waiter)
+            return waiter.served
+
+    def _queue(self, waiter: Waiter) -> bool:
+        if len(self.waiting) >= self.places:
+            if self.waiting[-1] < waiter:
+                return False
+            self.waiting.pop().called.set()
+        bisect.insort(self.waiting, waiter)
+        if not self.calling:
+            self.calling = True
+            gevent.spawn(self._call_in_turn)
+        return True
+
+    def _serve(self, network: str, now: float) -> None:
+        if int(now // 60) != self.minute:
+            self.last_turns = self.turns if int(now // 60) == self.minute + 1 else Counter()
+            self.minute, self.turns = int(now // 60), Counter()
+        self.turns[network] += 1
+        self.next_turn = max(now, self.next_turn) + self.gap
+
+    def _call_in_turn(self) -> None:
+        """Give each turn, as it comes, to the first in line, while any wait."""
+        while True:
+            with self.lock:
+                now = time.monotonic()
+                if not self.waiting:
+                    self.calling = False
+                    return
+                if now >= self.next_turn:
+                    waiter = self.waiting.pop(0)
+                    waiter.served = True
+                    self._serve(waiter.network, now)
+                    waiter.called.set()
+                pause = self.next_turn - now
+            time.sleep(max(0.0, pause))
 
 
 def wait_for_newcomers_turn() -> None:
     """Newcomers' requests (ones that may store a new session) are worked on at most
-    NEWCOMERS_PER_SECOND a second per process; the next wait their turn, in order, up to
-    NEWCOMER_WAIT_SECONDS, then get 503. Many networks, each within its own budget of new
-    sessions, sending first moves as fast as the server answers would otherwise take the
-    event loop from the players in proportion to their numbers (docs/hostile-traffic.md).
-    Players with a session never wait here. Only under gevent (gunicorn's workers): in a
-    process without an event loop (the test client, a threaded server), there are no turns
-    of one to share."""
-    config = current_app.config
+    NEWCOMERS_PER_SECOND a second per process; the next wait their turn (`NewcomersTurns`),
+    up to NEWCOMER_WAIT_SECONDS, then get 503. Many networks, each within its own budget of
+    new sessions, sending first moves as fast as the server answers would otherwise take the
+    event loop from the players in proportion to their numbers, and the turns from newcomers
+    (docs/hostile-traffic.md). Players with a session never wait here. Only under gevent
+    (gunicorn's workers): in a process without an event loop (the test client, a threaded
+    server), there are no turns of one to share."""
     turns: NewcomersTurns | None = current_app.extensions["ttt.newcomers"]
-    if turns is None:
-        return
-    wait = turns.take()
-    if wait is None:
-        raise ServiceUnavailable(BUSY_MESSAGE, retry_after=max(1, round(config["NEWCOMER_WAIT_SECONDS"])))
-    if wait > 0:
-        time.sleep(wait)
+    if turns is not None and not turns.take(client_network()):
+        wait = current_app.config["NEWCOMER_WAIT_SECONDS"]
+        raise ServiceUnavailable(BUSY_MESSAGE, retry_after=max(1, round(wait)))
 
 
 def count_new_session(response: Response) -> Response:
