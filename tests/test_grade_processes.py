@@ -11,7 +11,7 @@ import pytest
 from tests.grading import finished, grade
 from tests.test_grade import QUICK
 
-TIMING = {"seconds", "cpu_seconds", "queued_seconds"}
+TIMING = {"seconds", "cpu_seconds", "queued_seconds", "measured"}  # of the machine, not of the file
 # winner runs forever on the boards with O in the corner (three calls that run over give it up,
 # and minimax's first call there gives minimax up), actions ends its process on the boards with
 # four empty cells (three of them give it up), and player is wrong on the boards with X in the
@@ -43,11 +43,6 @@ def report(path, *options: str) -> dict:
 
 
 @pytest.mark.server
-@pytest.mark.xfail(
-    strict=False,
-    reason="in make test (2 of 2 fresh-clone runs) the two reports' function tallies differed; alone, and beside "
-    "busy loops, they never did; the cause is not found yet (the assertion names the fields that differ)",
-)
 def test_two_processes_say_what_one_says(tmp_path):
     path = tmp_path / "tictactoe.py"
     path.write_text(TROUBLED)
