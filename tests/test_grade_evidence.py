@@ -35,6 +35,26 @@ def test_no_bug_of_minimax_is_named_from_boards_it_changed(tmp_path):
 
 
 @pytest.mark.server
+def test_a_board_that_result_changed_under_minimax_is_said_to_be_results_doing():
+    """result places the mark on the board it is given, so minimax's boards change too: the
+    report names result and how to mend it, and tells nothing to change in minimax (with a
+    right result put in its place, minimax leaves its boards alone), in --json and in text."""
+    code, report = graded_json(STUDENTS / "result_mutates.py")
+    changed = [f for f in report["functions"]["minimax"]["failures"] if f["kind"] == "changed the board"]
+    assert code == 1 and report["fix_first"] == "result" and changed
+    for failure in changed:
+        p, became = failure["position"], failure["got"].removeprefix("the board changed to ").replace(" / ", "")
+        placed = [divmod(n, 3) for n in range(9) if p[n] != became[n]]
+        marks = f"the mark at {placed[0]} left on it was" if len(placed) == 1 else "the marks at "
+        said = f"minimax's board changed, but by your result: {marks}"
+        assert failure["why"].startswith(said) and "undo each move" not in failure["why"], failure
+        assert "In result, return a new board: copy the board (copy.deepcopy(board))" in failure["why"]
+    code, out = graded(STUDENTS / "result_mutates.py", "--only", "minimax")
+    assert code == 1 and "minimax's board changed, but by your result: " in out and "undo each move" not in out
+    assert "minimax needs no change for this" in out
+
+
+@pytest.mark.server
 def test_results_passed_checks_are_said_to_be_the_invalid_moves():
     code, out = graded(STUDENTS / "result_mutates.py", "--only", "result")
     said = "  passed: 0 of 16,167 on valid moves, 13,559 of 13,559 on invalid moves (where result must raise"

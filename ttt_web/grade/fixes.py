@@ -4,7 +4,6 @@ that the functions calling it failed are made again. It is named only when they 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -12,11 +11,13 @@ from .checks import FUNCTIONS, Check
 from .patterns import Pattern
 from .report import Tally, depending_on
 from .runner import Student
+from .wrong import CHANGED_BOARD
 
 ALONE = 5  # boards minimax failed, each made again alone in a fresh process
 REMADE = 200  # failed checks made again per calling function, spread over all it failed
-SECONDS = 30  # of the student's code, per function put right, at most
+SECONDS = 30  # of the processor time of the student's code, per function put right, at most
 CHEAP = 5  # empty cells, at most, on the boards made again alone (quick calls even for a slow minimax)
+CHANGERS = ("result", "player", "actions", "winner", "terminal", "utility")  # what minimax calls on its boards
 
 
 @dataclass(frozen=True)
@@ -63,16 +64,39 @@ def candidates(tallies: dict[str, Tally], failed: dict[str, list[Check]]) -> lis
 def tried(student: Student, name: str, callers: tuple[str, ...], failed: dict[str, list[Check]], limit) -> Fix | None:
     """The Fix, if every remade check of `callers` passes with `name` put right."""
     planned = [check for caller in callers for check in spread(failed[caller], REMADE)]
-    deadline, remade = time.monotonic() + SECONDS, 0
+    spent, remade = 0.0, 0  # the student's processor time, which a busy machine does not shorten
     for check in planned:
-        if time.monotonic() > deadline:
+        if spent > SECONDS:
             break
         reply = student.call(check.function, check.position, check.action, limit(check.function))
         if check.judge(reply) is not None:
             return None
-        remade += 1
+        spent, remade = spent + processor_time(reply), remade + 1
     total = sum(len(failed[caller]) for caller in callers)
     return Fix(name, callers, remade, total, remade == len(planned)) if remade else None
+
+
+def board_changer(student: Student, tallies: dict[str, Tally], changed: list[Check], limit: float) -> str | None:
+    """The function minimax builds on that changed the boards minimax was given (`changed`,
+    its checks that did), found by trying it: with a right version of it put in place of the
+    student's, in a fresh process, minimax leaves a sample of those boards as they were. Tried
+    for each function that changed the board given in its own checks, or was not checked."""
+    sample = spread([c for c in changed if c.position.count(".") <= CHEAP], ALONE) or changed[:ALONE]
+    suspects = [n for n in CHANGERS if n not in tallies or tallies[n].kinds[CHANGED_BOARD]] if sample else []
+    return next((name for name in suspects if left_alone(student, name, sample, limit)), None)
+
+
+def left_alone(student: Student, name: str, sample: list[Check], limit: float) -> bool:
+    """Whether every check of `sample` leaves its board as it was, with `name` put right."""
+    student.fresh((name,))
+    replies = [student.call(c.function, c.position, c.action, limit) for c in sample]
+    return all(("got" in r or "raised" in r) and not r.get("changed") for r in replies)
+
+
+def processor_time(reply: dict) -> float:
+    """The processor seconds a call took, as its reply says; 0 when it does not say."""
+    cpu = reply.get("cpu")
+    return cpu if isinstance(cpu, (int, float)) and not isinstance(cpu, bool) else 0.0
 
 
 def carried_state(student: Student, failed: list[Check], before: dict[str, str], limit: float) -> Pattern | None:

@@ -11,7 +11,7 @@ from itertools import groupby
 
 from ..core.costs import tree_size
 from .checks import Check
-from .fixes import carried_state, fixes_found
+from .fixes import board_changer, carried_state, fixes_found
 from .patterns import CHANGED
 from .report import Failure, Tally
 from .runner import LoadError, Student
@@ -304,4 +304,7 @@ def finished_run(state: Run, plan: list[Check], bar, said):
     with contextlib.suppress(LoadError):  # nothing said of what was made again
         carried = carried_state(student, state.failed.get("minimax", []), state.before, limit(student, "minimax"))
         fixes = fixes_found(student, state.tallies, state.failed, lambda function: limit(student, function))
+        changed = [c for c in state.failed.get("minimax", []) if state.choices.get(c.position) == CHANGED]
+        if by := board_changer(student, state.tallies, changed, limit(student, "minimax")):
+            state.tallies["minimax"].changed_by(by)
     return state.tallies, state.choices, state.failing, fixes, carried

@@ -7,10 +7,21 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..core.position import over, to_move
-from .wrong import CALL_FAILURES, EXCEPTIONS, MISSING, NOT_WRITTEN, TIMEOUT, Action, Wrong, counted
+from .wrong import (
+    CALL_FAILURES,
+    CHANGED_BOARD,
+    EXCEPTIONS,
+    MISSING,
+    NOT_WRITTEN,
+    TIMEOUT,
+    Action,
+    Wrong,
+    changed_by_words,
+    counted,
+)
 
 KEPT = 3  # failures kept per kind of failure, the first met
 CALLERS = {  # which functions a CS50 solution builds on each one
@@ -108,6 +119,16 @@ class Tally:
         if self.kinds[failure.wrong.kind] <= KEPT:
             self.failures.append(failure)
 
+    def changed_by(self, name: str) -> None:
+        """The failures where the board given changed, said to be `name`'s doing: with a right
+        `name` put in place of the student's, the board was left as it was (fixes.board_changer)."""
+
+        def said(f: Failure) -> Failure:
+            why = changed_by_words(f.position, f.wrong.became, self.name, name)
+            return replace(f, wrong=replace(f.wrong, why=why)) if f.wrong.kind == CHANGED_BOARD else f
+
+        self.failures = [said(f) for f in self.failures]
+
     @property
     def failed(self) -> int:
         """Checks failed, calls that ran over the time limit aside."""
@@ -155,7 +176,8 @@ def function_json(t: Tally, site: str) -> dict:
         action = list(f.action) if f.action else None
         wrong = {"expected": f.wrong.expected, "got": f.wrong.got, "why": f.wrong.why, "kind": f.wrong.kind}
         where = {"where": list(f.wrong.where)} if f.wrong.where else {}
-        return {"position": f.position, "action": action, **wrong, **where, "explore": link(site, f)}
+        measured = {"measured": f.wrong.measured} if f.wrong.measured else {}
+        return {"position": f.position, "action": action, **wrong, **where, **measured, "explore": link(site, f)}
 
     return {
         "found_as": t.found or t.name,

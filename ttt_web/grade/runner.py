@@ -33,10 +33,11 @@ START_SECONDS = 30  # importing the student's file
 MEMORY_BYTES = 2 << 30
 FILE_BYTES = 1 << 20  # any file the student's code writes
 REPLY_BYTES = 1 << 20  # one reply line; a longer one is not a reply
-STOP_SECONDS = 2  # for the child to say where it was stopped
+STOP_SECONDS = 2  # for the child to say where it was stopped, in its processor time
 TEXTBOOK = 225  # yardsticks of processor time a textbook minimax (no memo) takes on the empty board
 YARDSTICKS = 3 * TEXTBOOK  # the per-call limit, in yardsticks of processor time (about 16 s here)
-WALL_SHARE = 6  # a call also ends after this many times its limit in wall-clock time (sleeping, starved)
+WALL_SHARE = 6  # a call also ends after this many times its limit spent neither computing nor ready to (asleep)
+WALL_MOST = 30  # and after this many times its limit in wall-clock time whatever it did (a machine that busy)
 STARTING = threading.Lock()  # a process is started, or one's tree ended, by one thread at a time
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 KEYS = {"got", "raised", "missing"}
@@ -100,7 +101,10 @@ def queued_seconds(pid: int) -> float | None:
 
 
 class Overran:
-    """A call's limit, in the processor time of the student's process: how much it used."""
+    """A call's limit, in the processor time of the student's process: how much it used. Time
+    it was ready to compute but waited for a processor (a busy machine) does not count towards
+    the wall-clock bounds, so that a call that computes is stopped at its processor time
+    whatever the load, and the report says the same of it on a quiet machine and a busy one."""
 
     def __init__(self, pid: int, seconds: float, textbook: float) -> None:
         self.pid, self.seconds, self.textbook = pid, seconds, textbook
@@ -111,19 +115,30 @@ class Overran:
         now = cpu_seconds(self.pid)
         return 0.0 if now is None or self.cpu_start is None else now - self.cpu_start
 
+    def queued(self) -> float:
+        """The seconds since the call began that the process was ready to run but waited for a
+        processor; 0 where Linux does not say (then waiting counts as asleep)."""
+        now = queued_seconds(self.pid)
+        return 0.0 if now is None or self.queued_start is None else now - self.queued_start
+
     def reached(self) -> bool:
-        return self.used() >= self.seconds
+        """Whether the call is over its limit: its processor time, or WALL_SHARE times as much
+        time asleep (neither computing nor waiting for a processor), or WALL_MOST times as much
+        wall-clock time whatever it did."""
+        wall, used = time.monotonic() - self.wall_start, self.used()
+        asleep = wall - used - self.queued()
+        return used >= self.seconds or asleep >= WALL_SHARE * self.seconds or wall >= WALL_MOST * self.seconds
 
     def said(self) -> dict:
-        """What the report says of the call: processor and wall-clock seconds it took."""
+        """What the report says of the call: processor and wall-clock seconds it took, and the
+        bound on the time it may spend asleep."""
         wall = time.monotonic() - self.wall_start
         cpu = self.used() if self.cpu_start is not None else wall
-        now = queued_seconds(self.pid)
-        queued = 0.0 if now is None or self.queued_start is None else now - self.queued_start
         return {
             "cpu": round(cpu, 1),
             "wall": round(wall, 1),
-            "queued": round(queued, 1),
+            "queued": round(self.queued(), 1),
+            "asleep_limit": WALL_SHARE * self.seconds,
             "textbook": round(self.textbook, 1),
         }
 
@@ -211,13 +226,13 @@ class Student:
         request = {"call": name, "board": position} | ({"action": list(action)} if action else {})
         return self.ask(request, name, seconds, waiting)
 
-    def ended(self, overran: Overran, seconds: float) -> int | None:
+    def ended(self, overran: Overran) -> int | None:
         """The exit status of a process whose reply did not come: a read that stopped before
         the call's limit came to the end of its output, and the process is ending (poll may not
         see it yet); None for a call that ran over, still running."""
         assert self.process
         code = self.process.poll()
-        if code is None and not overran.reached() and overran.said()["wall"] < WALL_SHARE * seconds:
+        if code is None and not overran.reached():
             with contextlib.suppress(subprocess.TimeoutExpired):
                 code = self.process.wait(STOP_SECONDS)
         return code
@@ -245,7 +260,7 @@ class Student:
         reply = self.timed(seconds, waiting)
         assert self.process
         if isinstance(reply, Overran):
-            took, code = reply.said(), self.ended(reply, seconds)  # before the process is ended
+            took, code = reply.said(), self.ended(reply)  # before the process is ended
             where, depth = self.stopped() if code is None else ([], 0)
             self.restart()
             if code is not None:
@@ -258,8 +273,8 @@ class Student:
 
     def timed(self, seconds: float, waiting: Callable[[], None] | None) -> object:
         """The next reply, or an Overran when the call used `seconds` of processor time (or,
-        where the process's processor time cannot be read, of wall-clock time), or
-        WALL_SHARE times as much wall-clock time, so that a loaded machine is no slower."""
+        where the process's processor time cannot be read, of wall-clock time), or was asleep
+        WALL_SHARE times as long (Overran.reached), so that a loaded machine is no slower."""
         assert self.process
         if self.drained():  # the reply came already: nothing to measure
             return self.read(0)
@@ -267,7 +282,7 @@ class Student:
         if overran.cpu_start is None:
             reply = self.read(seconds, waiting)
         else:
-            reply = self.read(WALL_SHARE * seconds, waiting, overran.reached)
+            reply = self.read(WALL_MOST * seconds, waiting, overran.reached)
         return overran if reply is None else reply
 
     def stopped(self) -> tuple[list, int]:
@@ -278,7 +293,8 @@ class Student:
             self.process.send_signal(signal.SIGUSR1)
         except ProcessLookupError:
             return [], 0
-        reply = self.read(STOP_SECONDS)
+        answering = Overran(self.process.pid, STOP_SECONDS, 0.0)  # bounded as a call is: not shorter when busy
+        reply = self.read(WALL_MOST * STOP_SECONDS, None, answering.reached)
         reply = reply if isinstance(reply, dict) else {}
         where, depth = reply.get("stopped"), reply.get("depth")
         return (where if isinstance(where, list) else []), (depth if type(depth) is int else 0)

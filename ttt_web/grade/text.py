@@ -74,6 +74,7 @@ def failure_lines(tally: Tally, site: str) -> list[str]:
         lines += [f"  {called(tally, failure)}", *drawn_board(failure.position)]
         lines += [f"    expected  {wrong.expected}", f"    got       {wrong.got}"]
         lines += [f"    why       {wrong.why}"] if wrong.why else []
+        lines += [f"    measured  {wrong.measured}"] if wrong.measured else []
         if wrong.where and repr(wrong.where) not in said:
             said.add(repr(wrong.where))
             lines += ["    stopped in your file at" if wrong.kind == TIMEOUT else "    raised in your file at"]

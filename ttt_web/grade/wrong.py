@@ -27,6 +27,8 @@ class Wrong:
     why: str = ""
     kind: str = "wrong answers"
     where: tuple = ()  # frames in the student's file, for an exception or a stop
+    became: str = ""  # a board the call changed, as it became (9 characters: X, O, .), when it is a board
+    measured: str = ""  # what was measured on this machine beside it: not of the file, so kept out of `why`
 
 
 # The kinds `failed` gives: the call went wrong, so its answer says nothing of how the
@@ -41,7 +43,8 @@ def failed(reply: dict, expected: str = "an answer", position: str = "", functio
         why = f"tictactoe.py has no function named {reply['missing']}"
         return Wrong("a function by that name", "none", why, MISSING)
     if "timeout" in reply:
-        return Wrong(expected, "no answer", ran_over(reply), TIMEOUT, tuple(reply.get("where") or ()))
+        where = tuple(reply.get("where") or ())
+        return Wrong(expected, "no answer", ran_over(reply), TIMEOUT, where, measured=measured_words(reply))
     if "crashed" in reply:
         return Wrong(expected, "no answer", f"the program ended (exit status {reply['crashed']})", "crashes")
     if "invalid" in reply:
@@ -52,32 +55,51 @@ def failed(reply: dict, expected: str = "an answer", position: str = "", functio
     if reply.get("changed"):
         became = reply.get("became")
         got = f"the board changed to {shown(became)}" if is_board(became) else "the board changed"
-        return Wrong("the board given left as it was", got, changed_words(position, became, function), CHANGED_BOARD)
+        after = cells(became) or ""
+        why = changed_words(position, after, function)
+        return Wrong("the board given left as it was", got, why, CHANGED_BOARD, became=after)
     return None
 
 
 UNDO = {
     "minimax": "undo each move after trying it, or try it on a new board: result(board, action)",
-    "result": "copy the board (copy.deepcopy(board)) and place the mark on the copy",
+    "result": "return a new board: copy the board (copy.deepcopy(board)) and place the mark on the copy",
 }
 
 
-def changed_words(position: str, became: object, function: str) -> str:
+def changed_words(position: str, after: str, function: str) -> str:
     """How the board given changed: marks placed on empty cells and left there, when that is all."""
     said = f"{function} changed the board it was given"
-    placed = marks_placed(position, cells(became))
+    placed = marks_placed(position, after)
     if not placed:
         return said
-    where = ", ".join(str(divmod(n, 3)) for n in placed)
-    marks = (
-        f"a mark at {where} and does not take it" if len(placed) == 1 else f"marks at {where} and does not take them"
+    return f"{said}: it places {marks_at(placed)} and does not take {'it' if len(placed) == 1 else 'them'} back " + (
+        f"({UNDO.get(function, 'work on a copy')})"
     )
-    return f"{said}: it places {marks} back ({UNDO.get(function, 'work on a copy')})"
 
 
-def marks_placed(position: str, after: str | None) -> list[int]:
+def changed_by_words(position: str, after: str, function: str, by: str) -> str:
+    """How the board given to `function` changed, when `by`, a function it calls, changed it:
+    with a right `by` put in place of the student's, `function` leaves the board as it was."""
+    placed = marks_placed(position, after)
+    was = "was" if len(placed) == 1 else "were"
+    left = f"the {marks_at(placed, 'mark')} left on it {was} placed by {by}, which" if placed else by
+    return (
+        f"{function}'s board changed, but by your {by}: {left} changes the board it is given (with a right {by} put "
+        f"in place of yours, {function} leaves the board as it was). In {by}, {UNDO.get(by, 'work on a copy')}; "
+        f"{function} needs no change for this"
+    )
+
+
+def marks_at(placed: list[int], mark: str = "a mark") -> str:
+    """The cells `placed` (0 to 8) in words: "a mark at (0, 0)", "marks at (0, 0), (2, 1)"."""
+    where = ", ".join(str(divmod(n, 3)) for n in placed)
+    return f"{mark} at {where}" if len(placed) == 1 else f"marks at {where}"
+
+
+def marks_placed(position: str, after: str) -> list[int]:
     """The cells that were empty in `position` and hold a mark `after`, when no other cell changed."""
-    if not position or after is None:
+    if not position or not after:
         return []
     changed = [n for n in range(9) if after[n] != position[n]]
     placed = all(position[n] == "." and after[n] in "XO" for n in changed)
@@ -106,25 +128,25 @@ def unwritten_words(where: tuple) -> str:
     return f"{raiser} is not written yet (it raises NotImplementedError)" if raiser else "it is not written yet"
 
 
+def starved(reply: dict) -> bool:
+    """Whether a call that ran over was stopped by the wall clock while it waited for a processor
+    more than it did anything else: a machine so busy that the call hardly ran."""
+    limit = reply["timeout"]
+    cpu, wall, queued = reply.get("cpu", limit), reply.get("wall", limit), reply.get("queued", 0)
+    return cpu < limit and queued >= (wall - cpu) / 2
+
+
 def ran_over(reply: dict) -> str:
-    """Why a call that ran over its limit did: how long it took, beside what a textbook
-    minimax takes here, and what the student's code was doing when it was stopped."""
-    call, limit = reply.get("call", "it"), reply["timeout"]
-    cpu, wall = reply.get("cpu", limit), reply.get("wall", limit)
-    if cpu < limit:  # stopped by the wall clock: it hardly ran
+    """Why a call that ran over its limit did: what it used up, and what the student's code
+    was doing when it was stopped. Its figures measured on this machine are `measured_words`."""
+    call, limit, cpu = reply.get("call", "it"), reply["timeout"], reply.get("cpu", reply["timeout"])
+    if starved(reply):
+        return f"{call} hardly ran: it waited for a processor most of the time (a busy machine); grade again later"
+    if cpu < limit:  # stopped by the wall clock, asleep
         used = f"{cpu:.1f} s" if cpu >= 0.1 else "under 0.1 s"
-        if reply.get("queued", 0) >= (wall - cpu) / 2:  # ready to run, but the machine was busy
-            return (
-                f"{call} used only {used} of processor time in {wall:g} s, as it waited {reply['queued']:g} s for a "
-                "processor: the machine is busy; grade again when it is quieter"
-            )
-        return f"{call} used only {used} of processor time in {wall:g} s: is it waiting (sleep, a lock)?"
+        asleep = reply.get("asleep_limit", reply.get("wall", limit))  # the bound it reached, not when it was seen
+        return f"{call} used only {used} of processor time in {asleep:g} s: is it waiting (sleep, a lock)?"
     took = f"{call} took over {limit:g} s of processor time on this board"
-    if call == "minimax" and reply.get("textbook"):
-        took += (
-            f" (a textbook minimax, without memo, takes about {reply['textbook']:.0f} s on the empty board"
-            " on this machine)"
-        )
     depth = reply.get("depth", 0)
     if depth >= DEEP:
         return (
@@ -132,6 +154,18 @@ def ran_over(reply: dict) -> str:
             "slowly: memoize or prune (alpha-beta); --call-seconds gives it longer"
         )
     return f"{took}, and was not deep in a search when stopped: a loop that never ends?"
+
+
+def measured_words(reply: dict) -> str:
+    """What was measured beside a call that ran over: on a busy machine, how little it ran; for
+    minimax, what a textbook minimax takes here (its limit's yardstick, which the load moves)."""
+    if starved(reply):
+        cpu, wall, queued = reply.get("cpu", 0), reply.get("wall", 0), reply.get("queued", 0)
+        return f"it used {cpu:.1f} s of processor time in {wall:g} s, and waited {queued:g} s for a processor"
+    if reply.get("call") == "minimax" and reply.get("textbook"):
+        textbook = f"{reply['textbook']:.0f} s"
+        return f"a textbook minimax, without memo, takes about {textbook} on the empty board on this machine"
+    return ""
 
 
 def counted(n: int, noun: str) -> str:
