@@ -161,7 +161,7 @@ def graded(student: Student, args: argparse.Namespace, live: bool) -> tuple[dict
     plan = list(checks(args.only))
     if live:
         print(*heading(args.path), sep="\n", file=sys.stderr)
-    bar = progress_bar(len(plan), shown=live)
+    bar = progress_bar(plan, shown=live)
     helpers = helping(student, args.processes if len(plan) >= SHARED_FROM else 1)
     try:
         said = sys.stderr if live else None

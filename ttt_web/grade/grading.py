@@ -15,7 +15,7 @@ from .fixes import carried_state, fixes_found
 from .patterns import CHANGED
 from .report import Failure, Tally
 from .runner import LoadError, Student
-from .text import table_line
+from .text import again_alone, again_fixed, table_line
 from .workers import GIVE_UP_AFTER, GIVE_UP_BROKEN, Batch, Round, Worker, in_order, working
 from .wrong import TIMEOUT
 
@@ -299,9 +299,10 @@ def finished_run(state: Run, plan: list[Check], bar, said):
         for tally in state.tallies.values():
             tally.why_unchecked = f"your file no longer loads after a crash: {str(error)[-200:]}"
         return state.tallies, state.choices, state.failing, [], None
-    bar.set_description("made again")
     carried = None
     with contextlib.suppress(LoadError):  # nothing said of what was made again
+        bar.set_description(again_alone(state.failed.get("minimax", [])))
         carried = carried_state(student, state.failed.get("minimax", []), state.before, limit(student, "minimax"))
+        bar.set_description(again_fixed(state.tallies, state.failed))
         fixes = fixes_found(student, state.tallies, state.failed, lambda function: limit(student, function))
     return state.tallies, state.choices, state.failing, fixes, carried
