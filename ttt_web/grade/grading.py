@@ -97,7 +97,7 @@ class Run:
     def made_together(self, round_: Round, bar) -> None:
         """The round's batches made by the processes side by side, and judged in order."""
         with working(self.workers, round_):
-            for batch in in_order(round_, bar.refresh):
+            for batch in in_order(round_, lambda: bar.made(round_.batches)):  # the bar moves as calls are made
                 self.judged_batch(batch, round_.seconds)
                 bar.update(len(batch.checks))
                 self.foresee_early(round_.function, round_.seconds)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterable
 from itertools import accumulate
 
 from ..core.costs import tree_size
@@ -17,7 +18,7 @@ try:  # imported now, before any student's file runs: never from a folder that f
 except ImportError:
     tqdm = None  # type: ignore[assignment,misc]  # tqdm is optional: the grader runs on the standard library alone
 
-NODES_PER_CALL = 8  # nodes of the game tree a textbook minimax visits in the time one call of a cheap function takes
+NODES_PER_CALL = 4  # nodes of the game tree a textbook minimax visits in the time one call of a cheap function takes
 WIDTH = 30  # of the plain bar
 BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}"
 
@@ -64,17 +65,35 @@ class Plain:
 
 class Weighted:
     """A bar moved by the checks' costs: `update(n)` says the next `n` checks of the plan are
-    done (the grading run judges and skips them in the plan's order)."""
+    done (the grading run judges and skips them in the plan's order); `made(batches)`, while
+    it waits, that the checks with replies in those batches are done too, out of the plan's
+    order (minimax's costliest boards go first)."""
 
-    def __init__(self, bar, costs: list[float]) -> None:
+    def __init__(self, bar, plan: list[Check]) -> None:
+        costs = [cost(check) for check in plan]
         self.bar, self.ends, self.calls = bar, [0.0, *accumulate(costs)], 0
+        self.costs = {id(check): (n, c) for n, (check, c) in enumerate(zip(plan, costs, strict=True))}
+        self.ahead: dict[int, float] = {}  # the checks made beyond those judged: their place in the plan, cost
 
     def set_description(self, text: str) -> None:
         self.bar.set_description(described(text))
 
     def update(self, n: int = 1) -> None:
-        before, self.calls = self.ends[self.calls], min(self.calls + n, len(self.ends) - 1)
-        self.bar.update(self.ends[self.calls] - before)
+        before, self.calls = self.calls, min(self.calls + n, len(self.ends) - 1)
+        counted = [self.ahead.pop(k) for k in [k for k in self.ahead if k < self.calls]]
+        self.bar.update(self.ends[self.calls] - self.ends[before] - sum(counted))
+
+    def made(self, batches: Iterable) -> None:
+        """The checks made in `batches` (each with .checks and .replies) beyond those judged."""
+        moved = 0.0
+        for batch in batches:
+            for check in batch.checks[: len(batch.replies)]:
+                n, c = self.costs.get(id(check), (-1, 0.0))
+                if n >= self.calls and n not in self.ahead:
+                    self.ahead[n], moved = c, moved + c
+        if moved:
+            self.bar.update(moved)
+        self.refresh()
 
     def refresh(self) -> None:
         self.bar.refresh()
@@ -92,6 +111,9 @@ class Silent:
     def update(self, n: int = 1) -> None:
         pass
 
+    def made(self, batches: Iterable) -> None:
+        pass
+
     def refresh(self) -> None:
         pass
 
@@ -104,8 +126,7 @@ def progress_bar(plan: list[Check], shown: bool) -> Weighted | Silent:
     on a terminal, else nothing at all."""
     if not shown or not sys.stderr.isatty():
         return Silent()
-    costs = [cost(check) for check in plan]
-    total = sum(costs)
+    total = sum(map(cost, plan))
     if tqdm is None:
-        return Weighted(Plain(total), costs)
-    return Weighted(tqdm(total=total, file=sys.stderr, leave=False, bar_format=BAR_FORMAT), costs)
+        return Weighted(Plain(total), plan)
+    return Weighted(tqdm(total=total, file=sys.stderr, leave=False, bar_format=BAR_FORMAT), plan)
