@@ -54,7 +54,10 @@ def parser(site: str = SITE) -> argparse.ArgumentParser:
     parse.add_argument("--trace", metavar="BOARD", help="trace your minimax on BOARD (9 characters: X, O, .)")
     parse.add_argument("--csv", metavar="OUT", help="a batch: a row per file written to OUT")
     parse.add_argument(
-        "--jobs", type=int, default=os.cpu_count() or 1, help="a batch: files graded at a time (default: the cores)"
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="a batch: files graded at a time, each with the cores divided by N as --processes (default: the cores)",
     )
     parse.add_argument(
         "--processes",
