@@ -7,6 +7,7 @@ On a terminal, a line per file as it is done and how long the rest will take."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import os
@@ -115,9 +116,11 @@ def finished(process: subprocess.Popen, seconds: float) -> tuple[str, bool, floa
 
     def end() -> None:
         over.set()
-        os.killpg(process.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):  # it ended meanwhile
+            os.killpg(process.pid, signal.SIGKILL)
 
     timer = threading.Timer(seconds, end)
+    timer.daemon = True
     timer.start()
     assert process.stdout
     out = process.stdout.read()

@@ -20,7 +20,7 @@ except ImportError:
 
 NODES_PER_CALL = 4  # nodes of the game tree a textbook minimax visits in the time one call of a cheap function takes
 WIDTH = 30  # of the plain bar
-BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}"
+BAR_FORMAT = "{desc}{percentage:3.0f}%|{bar}| {elapsed}<{remaining}"  # tqdm puts ": " after a description
 
 
 def cost(check: Check) -> float:
@@ -76,7 +76,9 @@ class Weighted:
         self.ahead: dict[int, float] = {}  # the checks made beyond those judged: their place in the plan, cost
 
     def set_description(self, text: str) -> None:
-        self.bar.set_description(described(text))
+        """What the bar says it does; "" leaves it as it was (a stage with nothing to do)."""
+        if text:
+            self.bar.set_description(described(text))
 
     def update(self, n: int = 1) -> None:
         before, self.calls = self.calls, min(self.calls + n, len(self.ends) - 1)
