@@ -86,15 +86,15 @@ def graded_file(path: str, args: argparse.Namespace, pace: Pace) -> dict:
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True, env=environment
     )
-    pace.started(path, process)
+    pace.started(process)
     bound = args.total_seconds + SPARE_SECONDS
     out, ran_over, processor = finished(process, bound)
     report = reported(out, f"the grader ran over {bound:g} s" if ran_over else "", process.returncode)
     report |= {"file": relative(os.path.abspath(path), pace.folder), "processor_seconds": processor}
-    report["wall_seconds"] = pace.took(path)
+    report["wall_seconds"] = pace.took(process)
     if isinstance(report.get("error"), str):
         report["error"] = relative(report["error"], pace.folder)
-    pace.done(path, report)
+    pace.done(process, report)
     return report
 
 

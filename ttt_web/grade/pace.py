@@ -67,27 +67,27 @@ class Pace:
         self.stream = stream or sys.stderr
         self.start = time.monotonic()
         self.lock = threading.Lock()
-        self.running: dict[str, tuple[float, subprocess.Popen]] = {}  # path: when started, its grader
+        self.running: dict[subprocess.Popen, float] = {}  # each file's grader: when it started
         self.walls: list[float] = []  # the wall-clock seconds of each file done
         self.stopping = False
 
     def elapsed(self) -> float:
         return time.monotonic() - self.start
 
-    def started(self, path: str, process: subprocess.Popen) -> None:
+    def started(self, process: subprocess.Popen) -> None:
         with self.lock:
-            self.running[path] = (time.monotonic(), process)
+            self.running[process] = time.monotonic()
             if self.stopping:
                 stop(process)
 
-    def took(self, path: str) -> float:
+    def took(self, process: subprocess.Popen) -> float:
         """The wall-clock seconds since the file's grader started."""
         with self.lock:
-            return time.monotonic() - self.running[path][0]
+            return time.monotonic() - self.running[process]
 
-    def done(self, path: str, report: dict) -> None:
+    def done(self, process: subprocess.Popen, report: dict) -> None:
         with self.lock:
-            self.running.pop(path, None)
+            self.running.pop(process, None)
             self.walls.append(report.get("wall_seconds", 0.0))
             if self.shown:
                 line = f"{len(self.walls)}/{self.files} {report['file']}: {verdict(report)}, "
@@ -100,7 +100,7 @@ class Pace:
             if not self.walls:
                 return None
             now = time.monotonic()
-            running = [now - since for since, _ in self.running.values()]
+            running = [now - since for since in self.running.values()]
             waiting = self.files - len(self.walls) - len(running)
             return time_left(self.walls, running, waiting, self.jobs)
 
@@ -132,7 +132,7 @@ class Pace:
         and those started from now on."""
         with self.lock:
             self.stopping = True
-            for _, process in self.running.values():
+            for process in self.running:
                 stop(process)
 
 

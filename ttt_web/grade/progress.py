@@ -35,7 +35,7 @@ def described(text: str) -> str:
 
 
 class Plain:
-    """`Checking minimax  [#########      ]  45 %  12 s`, redrawn in place at most twice a second."""
+    """`Checking minimax  [#########      ]  45%  12 s`, redrawn in place at most twice a second."""
 
     def __init__(self, total: float, stream=None) -> None:
         self.total, self.done, self.stream = total, 0.0, stream or sys.stderr
