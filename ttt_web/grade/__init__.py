@@ -54,7 +54,10 @@ def parser(site: str = SITE) -> argparse.ArgumentParser:
     parse.add_argument("--trace", metavar="BOARD", help="trace your minimax on BOARD (9 characters: X, O, .)")
     parse.add_argument("--csv", metavar="OUT", help="a batch: a row per file written to OUT")
     parse.add_argument(
-        "--jobs", type=int, default=os.cpu_count() or 1, help="a batch: files graded at a time (default: the cores)"
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="a batch: files graded at a time, each with the cores divided by N as --processes (default: the cores)",
     )
     parse.add_argument(
         "--processes",
@@ -161,7 +164,7 @@ def graded(student: Student, args: argparse.Namespace, live: bool) -> tuple[dict
     plan = list(checks(args.only))
     if live:
         print(*heading(args.path), sep="\n", file=sys.stderr)
-    bar = progress_bar(len(plan), shown=live)
+    bar = progress_bar(plan, shown=live)
     helpers = helping(student, args.processes if len(plan) >= SHARED_FROM else 1)
     try:
         said = sys.stderr if live else None

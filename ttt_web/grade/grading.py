@@ -15,7 +15,7 @@ from .fixes import board_changer, carried_state, fixes_found
 from .patterns import CHANGED
 from .report import Failure, Tally
 from .runner import LoadError, Student
-from .text import table_line
+from .text import again_alone, again_fixed, table_line
 from .workers import GIVE_UP_AFTER, GIVE_UP_BROKEN, Batch, Round, Worker, in_order, working
 from .wrong import TIMEOUT
 
@@ -97,7 +97,7 @@ class Run:
     def made_together(self, round_: Round, bar) -> None:
         """The round's batches made by the processes side by side, and judged in order."""
         with working(self.workers, round_):
-            for batch in in_order(round_, bar.refresh):
+            for batch in in_order(round_, lambda: bar.made(round_.batches)):  # the bar moves as calls are made
                 self.judged_batch(batch, round_.seconds)
                 bar.update(len(batch.checks))
                 self.foresee_early(round_.function, round_.seconds)
@@ -299,10 +299,11 @@ def finished_run(state: Run, plan: list[Check], bar, said):
         for tally in state.tallies.values():
             tally.why_unchecked = f"your file no longer loads after a crash: {str(error)[-200:]}"
         return state.tallies, state.choices, state.failing, [], None
-    bar.set_description("made again")
     carried = None
     with contextlib.suppress(LoadError):  # nothing said of what was made again
+        bar.set_description(again_alone(state.failed.get("minimax", [])))
         carried = carried_state(student, state.failed.get("minimax", []), state.before, limit(student, "minimax"))
+        bar.set_description(again_fixed(state.tallies, state.failed))
         fixes = fixes_found(student, state.tallies, state.failed, lambda function: limit(student, function))
         changed = [c for c in state.failed.get("minimax", []) if state.choices.get(c.position) == CHANGED]
         if by := board_changer(student, state.tallies, changed, limit(student, "minimax")):

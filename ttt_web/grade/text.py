@@ -9,7 +9,8 @@ from collections.abc import Sequence
 
 from ..core.costs import reachable
 from ..core.position import EMPTY_BOARD, over, to_move
-from .checks import INVALID
+from .checks import INVALID, Check
+from .fixes import ALONE, CHEAP, candidates, spread
 from .patterns import Pattern
 from .report import Failure, Tally, explorer, link
 from .wrong import TIMEOUT
@@ -251,3 +252,22 @@ def shortfall(tally: Tally) -> str:
 
 def listed(heading: str, names: list[str]) -> str:
     return f"{heading}: {', '.join(names)}." if names else ""
+
+
+def again_alone(failed: list[Check]) -> str:
+    """What the progress bar says while minimax's failed boards are run again alone
+    (fixes.carried_state): "" when there are none to run."""
+    boards = len(spread([c for c in failed if c.position.count(".") <= CHEAP], ALONE))
+    if not boards:
+        return ""
+    return f"Running {boards} failed minimax board{'s' if boards > 1 else ''} again in fresh processes"
+
+
+def again_fixed(tallies: dict[str, Tally], failed: dict[str, list[Check]]) -> str:
+    """What the progress bar says while failed checks are run again with a right version of a
+    function they call in place of the student's (fixes.fixes_found): "" when none is tried."""
+    tried = candidates(tallies, failed)
+    if not tried:
+        return ""
+    rights = ", then ".join(f"a right {name}" for name, _ in tried)
+    return f"Running failed checks again with {rights} in place of yours"
