@@ -231,7 +231,7 @@ def test_a_call_that_runs_over_is_stopped_and_the_rest_still_checked(tmp_path):
     slow.write_text(
         QUICK.replace("def winner(board):\n", "def winner(board):\n    while board[0][0] == 'O':\n        pass\n")
     )
-    code, out = finished(grade(slow, "--json", "--call-seconds", "1"))
+    code, out = finished(grade(slow, "--json", "--call-seconds", "0.5"))  # each call over burns it
     report = json.loads(out)
     assert code == 1 and set(failing(report)) >= {"winner"}
     assert report["functions"]["winner"]["failures"][0]["got"] == "no answer"
