@@ -12,11 +12,12 @@ from functools import cache
 import pytest
 
 from tests import depthlimit, tracer
-from tests.judge import calls, children, is_over, reachable, to_move, won_by
+from tests.judge import calls, children, is_over, reachable, to_move, value, won_by
 from tests.page import Page
 from ttt_web.core import pasted
 
 pytestmark = pytest.mark.unit
+REACHABLE = reachable()
 EMPTY = "." * 9
 MINUS = "\N{MINUS SIGN}"
 
@@ -49,7 +50,7 @@ def answers_of(page: Page) -> dict[str, dict]:
     return {li.attrs["data-name"]: {**li.attrs, "text": li.text} for li in page["tree-answers"].iter("li")}
 
 
-SMALL = sorted(p for p in reachable() if not is_over(p) and 2 <= p.count(".") <= 4)
+SMALL = sorted(p for p in REACHABLE if not is_over(p) and 2 <= p.count(".") <= 4)
 
 
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
@@ -120,7 +121,7 @@ def estimates(pos: str, depth: int, evaluation: str) -> list[tuple[int, int]]:
 
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_a_tie_is_said_where_the_choice_is_shown(client):
-    live = sorted(p for p in reachable() if not is_over(p) and p.count(".") <= 7)
+    live = sorted(p for p in REACHABLE if not is_over(p) and p.count(".") <= 7)
     cases = [("......O.X", d, e) for d in (1, 2, 3) for e in ("zero", "open-lines", "weighted")]
     cases += [(EMPTY, 1, "zero"), *((p, 2, e) for p in random.Random(3).sample(live, 8) for e in ("zero", "weighted"))]
     for pos, depth, evaluation in cases:
@@ -199,7 +200,6 @@ def test_the_path_writes_minus_one_with_the_minus_sign(client):
         prose = re.sub(r"<(code|pre|script|style)\b.*?</\1>|<[^>]+>", " ", main, flags=re.S)
         prose = prose.replace("+1, −1 or -1", "")  # the forms a box reads, the hyphen among them
         assert not re.search(r"(?<![\w.])-\d", prose), (url, re.findall(r".{30}(?<![\w.])-\d.{10}", prose))
-        assert "&minus;1" in main or f"{MINUS}1" in main or url.startswith("/learn/practice/"), url
 
 
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
@@ -266,8 +266,9 @@ def hrefs_in(page: Page) -> list[str]:
 
 
 def plain_explorer_steps(pos: str) -> int:
-    """The explorer's own trace: a page as each call begins and one as it returns."""
-    return 2 * len(calls(pos))
+    """The explorer's own trace: a page as each call begins and one as it returns, one page for a
+    finished game's call, which returns at once."""
+    return sum(1 if is_over(p) else 2 for p in calls(pos))
 
 
 def reason(pos: str) -> str:
@@ -284,14 +285,12 @@ def reason(pos: str) -> str:
     return "X has three in a row, but O has as many marks" if x_line else "O has three in a row, but X has a mark more"
 
 
-UNREACHABLE = [
-    "".join(cells) for cells in itertools.product("XO.", repeat=9) if "".join(cells) not in reachable()
-]
+UNREACHABLE = [board for board in map("".join, itertools.product("XO.", repeat=9)) if board not in REACHABLE]
 
 
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_a_board_no_game_reaches_says_why_in_every_form_and_address(client):
-    assert {pasted.unreachable(p) is None for p in reachable()} == {True}
+    assert {pasted.unreachable(p) is None for p in REACHABLE} == {True}
     picked = ["XXXOOO...", "OO.......", "XX.......", "XXXOO.O..", "OOOXX.XX."]
     picked += random.Random(8).sample(UNREACHABLE, 20)
     for pos in picked:
@@ -341,8 +340,10 @@ def test_the_end_test_is_said_as_the_code_beside_it_writes_it(pruning):
 
 
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
-def test_the_students_answer_comes_before_the_board(client):
+def test_the_students_answer_is_named_right_above_the_board(client):
     html = client.get("/explore/XO..X.O..?student=0,2").text
-    assert html.index('id="student"') < html.index('id="board"') < html.index('id="moves-title"')
+    assert html.index('id="student-legend"') < html.index('id="board"') < html.index('id="student"')
     page = Page(html)
-    assert page["student-ringed"].text == "Its cell, c1, is ringed on the board below."
+    assert page["student-legend"].text == "Ringed: your minimax 's answer, (0, 2) c1, not optimal. Why"
+    assert page["student"].attrs["data-optimal"] == "false"
+    assert value(children("XO..X.O..")[2])[0] == 0 < value("XO..X.O..")[0]  # the judge: c1 only holds the draw
