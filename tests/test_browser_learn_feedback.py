@@ -68,7 +68,9 @@ def test_a_value_box_takes_plus_and_minus_and_text_is_refused_by_name(browser, l
         page.fill(f"input[name='v-{box}']", value)
     click_through(page.locator("#drill-form button"))  # no pattern: the browser refuses nothing
     expect(page.locator("#drill-refused")).to_contain_text("Nothing was checked yet: 1 box below holds no whole number")
-    expect(page.locator("#v-2-error")).to_have_text(f"“two” is not a whole number: type digits with a sign or none, like 1, +1, {MINUS}1 or -1.")
+    expect(page.locator("#v-2-error")).to_have_text(
+        f"“two” is not a whole number: type digits with a sign or none, like 1, +1, {MINUS}1 or -1."
+    )
     expect(page.locator("input[name='v-root']")).to_have_value("+3")
     if javascript:
         assert_accessible(page)
@@ -118,7 +120,9 @@ def test_the_prune_drills_boxes_stay_beside_their_nodes_on_a_phone(browser, live
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     if javascript:
         assert_accessible(page)
-    page.screenshot(path=SHOTS / f"learn-prune-{'graded' if graded else 'asked'}-360x740-{named(javascript)}.png", full_page=True)
+    page.screenshot(
+        path=SHOTS / f"learn-prune-{'graded' if graded else 'asked'}-360x740-{named(javascript)}.png", full_page=True
+    )
     page.context.close()
 
 

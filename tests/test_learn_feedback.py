@@ -225,7 +225,9 @@ def test_a_drill_opened_from_the_path_leads_on_to_the_next_step_once_answered(cl
         assert done.headers["Location"] == f"/learn/step/{number + 1}"
         without = Page(client.get(f"/learn/practice/{mode}", query_string={**query, "from": ""}).text)
         assert without.root.by_id("drill-next") is None and without.root.by_id("drill-score") is not None
-    ticked = [li.attrs["data-step"] for li in shown(client, "/learn/")["path"].iter("li") if li.attrs["data-done"] == "true"]
+    ticked = [
+        li.attrs["data-step"] for li in shown(client, "/learn/")["path"].iter("li") if li.attrs["data-done"] == "true"
+    ]
     assert ticked == ["2", "5"]
 
 
