@@ -100,7 +100,7 @@ def assert_shown(page: Page, url: str, status: int, title: str, shown: str) -> N
     assert -1 < box["y"] < viewport["height"], (url, shown, box)  # a page scrolled to it: a fraction above
 
 
-BOTH_WON = "Both have three in a row; the game ends at the first."
+BOTH_WON = "Both X and O have three in a row: a game ends when the first line is made, so none reaches both."
 TREE_POSITIONS = ["XO.O...X.", "XO.XO...."]  # alpha-beta visits 197 and 60 positions from them
 
 
@@ -127,7 +127,9 @@ def test_paste_a_board_and_see_a_students_answer(browser, live_server, javascrip
     page.goto("/explore/")
     page.fill("#paste-board", "xx.......")
     click_through(page.locator("#paste button"))
-    expect(page.locator("#paste-error")).to_have_text("X has two more marks than O; they take turns.")
+    expect(page.locator("#paste-error")).to_have_text(
+        "X has two more marks than O (two X and no O), but they take turns: X is at most one ahead."
+    )
     expect(page.locator("#paste-board")).to_have_value("xx.......")
     if javascript:
         assert_accessible(page)
@@ -160,9 +162,7 @@ def test_screenshots_of_the_new_tree_and_the_paste_form(browser, live_server):
             page = browser.new_page(base_url=live_server, viewport={"width": width, "height": height})
             assert_shown(page, url, status, title, shown[name])
             if name == "explore-paste":
-                expect(page.locator("#paste-error")).to_have_text(
-                    "Both have three in a row; the game ends at the first."
-                )
+                expect(page.locator("#paste-error")).to_have_text(BOTH_WON)
                 expect(page.locator("#paste-board")).to_have_value("XXXOOO...")
             elif name == "explore-student":
                 expect(page.locator("#student")).to_have_attribute("data-optimal", "false")

@@ -72,7 +72,7 @@ def test_the_test_for_the_end_is_said_in_the_words_of_the_line_shown(client, pos
         root = shown["trace"].attrs["data-function"] == "minimax"
         assert ("if terminal(board):" in line) == root and ("if TERMINAL(state):" in line) == (not root), line
         if root:
-            assert said.startswith(f"terminal(board) is {'True' if is_over(position) else 'False'}: "), said
+            assert said.startswith(f"terminal(board) returns {is_over(position)}: "), said
         else:
             assert said.startswith("TERMINAL(state) is "), said
 
@@ -306,7 +306,8 @@ def test_trees_from_positions_prune_what_the_judge_prunes():
 
 def head_span(node, css_class: str) -> str | None:
     """The text of the span of class `css_class` in a practice node's own head, not its children's."""
-    head = next(e for e in node.children if getattr(e, "attrs", {}).get("class") == "node-head")
+    line = next(e for e in node.children if "node-line" in getattr(e, "attrs", {}).get("class", ""))
+    head = next(e for e in line.children if getattr(e, "attrs", {}).get("class") == "node-head")
     return next((s.text for s in head.iter("span") if s.attrs.get("class") == css_class), None)
 
 

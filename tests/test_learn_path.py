@@ -130,7 +130,9 @@ def test_the_tree_exercise_is_graded_against_the_judge(client):
         wrong = shown(client, f"/learn/step/1?position={pos}&check=1&positions={positions + 1}&leaves={leaves}")
         graded = {li.attrs["data-name"]: li.attrs["data-right"] for li in wrong["tree-answers"].iter("li")}
         assert graded == {"positions": "false", "leaves": "true"}
-        assert f"you said {positions + 1}" in wrong["tree-answers"].text
+        assert f"{positions + 1} is too many" in wrong["tree-answers"].text
+        first = next(wrong["tree-answers"].iter("li")).attrs
+        assert "data-truth" not in first  # the truth only when asked: tests/test_learn_feedback.py
 
 
 @cache

@@ -21,8 +21,8 @@ def reason(pos: str) -> str:
     if xs > os + 1:
         return "more marks than O"
     if x_won and o_won:
-        return "Both have three in a row"
-    return "X won but O moved after" if x_won else "O won but X moved after"
+        return "Both X and O have three in a row"
+    return "X has three in a row, but O has as many marks" if x_won else "O has three in a row, but X has a mark more"
 
 
 def test_every_board_is_read_or_refused_as_the_judge_reaches_it():
@@ -86,11 +86,11 @@ def test_the_forms_a_student_has_a_board_in(text):
 @pytest.mark.parametrize(
     ("text", "says"),
     [
-        ("OO.......", "O has more marks than X"),
-        ("XX.......", "X has two more marks than O"),
-        ("XXXOOO...", "Both have three in a row"),
-        ("XXXOO.O..", "X won but O moved after"),
-        ("OOOXX.XX.", "O won but X moved after"),
+        ("OO.......", r"O has more marks than X \(no X and two O\): X moves first"),
+        ("XX.......", r"X has two more marks than O \(two X and no O\), but they take turns"),
+        ("XXXOOO...", "Both X and O have three in a row: a game ends when the first line is made"),
+        ("XXXOO.O..", r"X has three in a row, but O has as many marks \(three X and three O\): O moved after X won"),
+        ("OOOXX.XX.", r"O has three in a row, but X has a mark more \(four X and three O\): X moved after O won"),
         ("XO", "9 cells"),
         ("XO.Z.....", "'Z' is not a mark"),
         ("[[X, O], [X, O, X], [O, X, O]]", "Row 1 has 2 cells"),
@@ -122,4 +122,5 @@ def test_an_unreachable_board_is_refused_beside_the_field_with_the_text_kept(cli
     field = page["paste-board"]
     assert field.attrs["value"] == "xx......." and field.attrs["aria-invalid"] == "true"
     assert "paste-error" in field.attrs["aria-describedby"]
-    assert page["paste-error"].text == "X has two more marks than O; they take turns."
+    said = "X has two more marks than O (two X and no O), but they take turns: X is at most one ahead."
+    assert page["paste-error"].text == said

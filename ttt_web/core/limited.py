@@ -146,6 +146,13 @@ class Limited:
     def wrong(self) -> bool:
         return self.chosen not in self.exact_best
 
+    @property
+    def tied(self) -> tuple[tuple[int, int], ...]:
+        """Every action whose limited value equals the chosen one's, in row order: when more
+        than one, the search chose by order alone (the first), not by its values."""
+        value = next(m.estimate for m in self.moves if m.action == self.chosen)
+        return tuple(m.action for m in self.moves if m.estimate == value)
+
 
 def compare(position: str, depth: int, evaluation: str) -> Limited:
     """The depth-limited search of a live position beside the exact minimax values."""

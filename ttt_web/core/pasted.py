@@ -20,7 +20,6 @@ LONGEST = 200  # characters read at most: a pasted board is far shorter
 EMPTY_CHARACTERS = " ._-"
 EMPTY_WORDS = {"EMPTY", "NONE", "", ".", "_", "-"}
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
-COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 FORMS = (
     "nine characters row by row, like X.O..X... (a space, dot or underscore for an empty cell), "
     "or the assignment's list of lists, like [[X, O, EMPTY], [EMPTY, X, EMPTY], [O, EMPTY, EMPTY]]"
@@ -120,18 +119,33 @@ def word(item: str) -> str:
 
 def check_reachable(position: str) -> None:
     """BoardError with the reason when no game of tic-tac-toe, X first, reaches `position`."""
+    if (why := unreachable(position)) is not None:
+        raise BoardError(why)
+
+
+def unreachable(position: str) -> str | None:
+    """Why no game of tic-tac-toe, X first and the two taking turns, reaches `position` (9
+    characters of X, O and "."), in a sentence that names what is wrong; None when one does.
+    Counts and lines decide it exactly: tests/test_pasted.py checks it on all 3^9 boards."""
     xs, os = position.count("X"), position.count("O")
+    marks = f"{count(xs)} X and {count(os)} O"
     if os > xs:
-        raise BoardError("O has more marks than X, but X moves first.")
+        return f"O has more marks than X ({marks}): X moves first and the two take turns, so O never has more."
     if xs > os + 1:
-        raise BoardError(f"X has {COUNT_WORDS.get(xs - os, xs - os)} more marks than O; they take turns.")
+        return f"X has {count(xs - os)} more marks than O ({marks}), but they take turns: X is at most one ahead."
     x_won, o_won = won(position, "X"), won(position, "O")
     if x_won and o_won:
-        raise BoardError("Both have three in a row; the game ends at the first.")
+        return "Both X and O have three in a row: a game ends when the first line is made, so none reaches both."
     if x_won and xs == os:
-        raise BoardError("X won but O moved after; the game ends when X completes the line.")
+        return f"X has three in a row, but O has as many marks ({marks}): O moved after X won, and a won game ends."
     if o_won and xs > os:
-        raise BoardError("O won but X moved after; the game ends when O completes the line.")
+        return f"O has three in a row, but X has a mark more ({marks}): X moved after O won, and a won game ends."
+    return None
+
+
+def count(n: int) -> str:
+    """A number of marks as the messages say it: "no", "one", ... "nine"."""
+    return ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")[n]
 
 
 def won(position: str, player: str) -> bool:

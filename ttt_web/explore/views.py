@@ -20,7 +20,7 @@ from ..core.bugs import BUGS, Bug, first_worse, game, slower_wins, telling_posit
 from ..core.costs import moves, reachable
 from ..core.game import Game
 from ..core.judging import Judgement, judge
-from ..core.pasted import BoardError, parse
+from ..core.pasted import BoardError, parse, unreachable
 from ..core.position import EMPTY_BOARD, action_name, board, cell_name, cell_of, format_moves, over, to_move, winner_of
 from ..core.words import outlook, result_text
 from ..web import cpu_budget
@@ -128,7 +128,7 @@ def trace(text: str, step: int):
         abort(404, f"The step-by-step trace is for positions with at most {search.TRACE_EMPTY_CELLS} empty cells.")
     steps = search.trace(text)
     if not 1 <= step <= len(steps):
-        abort(404, f"This trace has steps 1 to {len(steps)}.")
+        abort(past_end(text, step, len(steps)))
     shown = steps[step - 1]
     frames = [(frame, played(above, frame)) for above, frame in zip((None, *shown.stack), shown.stack, strict=False)]
     page = render_template(
@@ -144,6 +144,20 @@ def trace(text: str, step: int):
     return public(Response(page))
 
 
+def past_end(text: str, step: int, steps: int) -> Response:
+    """The page for a step past the trace's end: its last step, its first, the position, the path."""
+    links = [
+        (f"The last step, {steps:,}", here(text, steps)),
+        ("The first step", here(text, 1)),
+        ("This position in the explorer", here(text)),
+        ("For students: the path", url_for("learn.index")),
+    ]
+    said = f"There is no step {step:,} in this trace: it has steps 1 to {steps:,}."
+    heading = "No such step in this trace"
+    page = render_template("learn/lost.html", status=404, heading=heading, description=said, links=links)
+    return Response(page, status=404)
+
+
 def checked(text: str) -> None:
     """Nothing for a reachable position; else the page that says why it is not one, or the
     way to its address in capitals (`x...o....` for `X...O....`)."""
@@ -152,7 +166,7 @@ def checked(text: str) -> None:
     if len(text) != 9 or set(text) - set("XO."):
         abort(400, "A position is 9 characters read row by row: X, O or a dot for an empty cell, like X...O....")
     if text not in reachable(EMPTY_BOARD):
-        abort(404, "No game of tic-tac-toe reaches that position.")
+        abort(404, f"No game of tic-tac-toe reaches that position. {unreachable(text)}")
 
 
 def in_capitals(text: str) -> BaseResponse:

@@ -10,9 +10,11 @@ from flask import Blueprint, abort, redirect, render_template, request, session
 
 from ..core import trace as core_trace
 from ..core.costs import moves, reachable, tree_size
+from ..core.pasted import unreachable
 from ..core.position import EMPTY_BOARD, over, to_move
 from ..core.subtrees import steps_with_empty_cells
 from ..web.urls import url_for
+from . import words
 
 bp = Blueprint("path", __name__)
 KEY = "learn"  # the session's list of the steps done
@@ -72,7 +74,7 @@ def step_page(shown: Step, status: int = 200, **more):
     """A step's page. Step 1's exercise is graded here, from its answers in the address."""
     extra = FACTS[shown.slug]() if shown.slug in FACTS else {}
     page = render_template(
-        "learn/step.html", step=shown, short_game=core_trace.SHORT_GAME, **progress(), **extra, **more
+        "learn/step.html", step=shown, short_game=core_trace.SHORT_GAME, w=words, **progress(), **extra, **more
     )
     return page, status
 
@@ -119,28 +121,95 @@ def restart():
 
 
 class TreeAnswer(NamedTuple):
+    """One answer of step 1's exercise: as typed, read as a number (None if it is not one),
+    the truth, and what is wrong with it said without the truth."""
+
     name: str  # the form's field
     given: str  # as typed
+    read: int | None
     truth: int
+    hint: str  # why a wrong answer is wrong, never the right number; "" when right
 
     @property
     def right(self) -> bool:
-        return self.given.strip() == str(self.truth)
+        return self.read == self.truth
 
 
 def tree_exercise() -> dict:
     """Step 1's exercise: a small position, how many positions its game tree holds and how many
-    of them are finished games; graded when the answers come in the address (`check`)."""
-    position = request.args.get("position", TREE_EXERCISE)
-    if position not in reachable(EMPTY_BOARD) or over(position) or position.count(".") not in TREE_EMPTY_CELLS:
-        abort(400, "Step 1 takes a game not yet over with 2 to 4 empty cells, 9 characters row by row, like ..XOOXOX.")
+    of them are finished games; graded when the answers come in the address (`check`). A wrong
+    answer is told what is wrong with it, not the right number, until `show` asks for it."""
+    position = exercise_position()
     answers = None
     if "check" in request.args:
-        truths = {"positions": tree_size(position), "leaves": leaves(position)}
-        answers = [TreeAnswer(name, request.args.get(name, "")[:9], truth) for name, truth in truths.items()]
-    return {"position": position, "mover": to_move(position), "answers": answers}
+        answers = [graded(position, name, request.args.get(name, "")[:9]) for name in ("positions", "leaves")]
+    shown = answers is not None and "show" in request.args
+    return {"position": position, "mover": to_move(position), "answers": answers, "show_answers": shown}
+
+
+def exercise_position() -> str:
+    """Step 1's position, from the address or the default; 400 with the reason if it is not one it takes."""
+    position = request.args.get("position", TREE_EXERCISE)
+    if len(position) != 9 or set(position) - set("XO."):
+        why = "That is not a position: 9 characters of X, O and dots."
+    else:
+        why = unreachable(position) or ("That game is over." if over(position) else "")
+    if why or position.count(".") not in TREE_EMPTY_CELLS:
+        abort(400, f"{why} Step 1 takes a game not yet over with 2 to 4 empty cells, like ..XOOXOX.".lstrip())
+    return position
+
+
+def graded(position: str, name: str, given: str) -> TreeAnswer:
+    """An answer to step 1's exercise, `positions` (the tree's nodes) or `leaves` (its finished games)."""
+    counts = tree_counts(position)
+    truth = counts.nodes if name == "positions" else counts.leaves
+    read = words.whole_number(given)
+    if read is None:
+        hint = words.not_a_number(given)
+    elif read == truth:
+        hint = ""
+    else:
+        hint = tree_hint(name, read, truth, counts)
+    return TreeAnswer(name, given, read, truth, hint)
+
+
+class TreeCounts(NamedTuple):
+    nodes: int  # the positions of the tree, a board counted once for each way play reaches it
+    leaves: int  # its finished games, counted so too
+    boards: int  # the different boards in it, each counted once
+    ended_boards: int  # the different finished boards in it
+    full: int  # the leaves whose board is full: the games that last to the last cell
+
+
+def tree_counts(position: str) -> TreeCounts:
+    boards = reachable(position)
+    full = sum(1 for leaf in leaf_list(position) if "." not in leaf)
+    ended = sum(1 for b in boards if over(b))
+    return TreeCounts(tree_size(position), leaves(position), len(boards), ended, full)
+
+
+def tree_hint(name: str, read: int, truth: int, counts: TreeCounts) -> str:
+    """What is wrong with a wrong count, said without the right one: a mistake it matches, or
+    whether it is too many or too few."""
+    said = words.number(read)
+    if name == "positions":
+        if read == truth - 1:
+            return f"{said} is one short: the tree holds the position you start from too, at its root."
+        if read == counts.boards:
+            return f"{said} is how many different boards it holds; the tree has a node for each way play reaches one."
+        return f"{said} is too {'many' if read > truth else 'few'}. Count each node of the tree, the root included."
+    if read == counts.ended_boards:
+        return f"{said} is how many different finished boards it holds; the tree has a leaf for each way to one."
+    if read == counts.full:
+        return f"{said} counts only the games that fill the board; a game also ends when someone has three in a row."
+    return f"{said} is too {'many' if read > truth else 'few'}. Count each finished game, wherever it ends."
+
+
+def leaf_list(position: str) -> list[str]:
+    """The finished games below `position`, one for each way play reaches them."""
+    return [position] if over(position) else [leaf for _, child in moves(position) for leaf in leaf_list(child)]
 
 
 def leaves(position: str) -> int:
     """The finished games in the tree below `position`: its leaves."""
-    return 1 if over(position) else sum(leaves(child) for _, child in moves(position))
+    return len(leaf_list(position))

@@ -15,6 +15,7 @@ from ..core.position import EMPTY_BOARD, action_of, over
 from ..web.caching import PUBLIC_FOR_A_DAY
 from ..web.urls import url_for
 from . import words
+from .path import STEPS as PATH_STEPS
 
 bp = Blueprint("drill", __name__, url_prefix="/practice")
 rng = random.SystemRandom()
@@ -25,10 +26,19 @@ MODES = ("backup", "prune")
 def ask(mode: str):
     checked_mode(mode)
     if "tree" not in request.args and "position" not in request.args:
+        keep = {"from": "path"} if from_path() else {}
         if request.args.get("kind") == "abstract":
-            return redirect(url_for("learn.drill.ask", mode=mode, tree=drill.text(drill.random_tree(rng))), 303)
-        return redirect(url_for("learn.drill.ask", mode=mode, position=rng.choice(drill.small_positions())), 303)
+            keep["tree"] = drill.text(drill.random_tree(rng))
+        else:
+            keep["position"] = rng.choice(drill.small_positions())
+        return redirect(url_for("learn.drill.ask", mode=mode, **keep), 303)
     return page(mode, request.args, graded="check" in request.args)  # answers in the address: reload or share it
+
+
+def from_path() -> bool:
+    """Whether the drill was opened from its step of the path (`from=path`): once answered,
+    it then leads on to the path's next step."""
+    return request.args.get("from") == "path"
 
 
 def checked_mode(mode: str) -> None:
@@ -41,8 +51,9 @@ def page(mode: str, fields, graded: bool = False) -> Response:
     nodes = named(tree, boards, maximizing)
     values = drill.values(tree, maximizing)
     visits, pruned = drill.alphabeta(tree, maximizing)
+    refused = unreadable(mode, fields, nodes) if graded else {}
+    graded = graded and not refused  # a box that holds no number: the form again, each such box said
     marks = answers(mode, fields, nodes, values, pruned) if graded else {}
-    wrong = [path for path, (_, right) in marks.items() if not right]
     html = render_template(
         "learn/practice.html",
         mode=mode,
@@ -53,13 +64,43 @@ def page(mode: str, fields, graded: bool = False) -> Response:
         pruned=pruned,
         marks=marks,
         graded=graded,
-        right=len(marks) - len(wrong),
-        why={path: reason(mode, path, nodes, values, visits, pruned) for path in wrong},
-        deciding={path if mode == "backup" else path[:-1] for path in wrong},
         visits={v.path: v for v in visits},
-        w=words,
+        **verdicts(mode, marks, nodes, values, visits, pruned),
+        **form_state(mode, fields, refused),
     )
-    return Response(html, headers={"Cache-Control": "no-store" if graded else PUBLIC_FOR_A_DAY})
+    cached = "no-store" if graded or refused else PUBLIC_FOR_A_DAY
+    return Response(html, 400 if refused else 200, headers={"Cache-Control": cached})
+
+
+def verdicts(mode, marks, nodes, values, visits, pruned) -> dict:
+    """How many answers are right, why each wrong one is wrong, and the nodes that decide it."""
+    wrong = [path for path, (_, right) in marks.items() if not right]
+    return {
+        "right": len(marks) - len(wrong),
+        "why": {path: reason(mode, path, nodes, values, visits, pruned) for path in wrong},
+        "deciding": {path if mode == "backup" else path[:-1] for path in wrong},
+    }
+
+
+def form_state(mode: str, fields, refused: dict[str, str]) -> dict:
+    """What the form keeps (the boxes as typed, those refused and why) and its way on along the path."""
+    return {
+        "typed": {k: v[:9] for k, v in fields.items() if k.startswith("v-")},
+        "refused": refused,
+        "accepted": words.ACCEPTED,
+        "from_path": from_path(),
+        "path_step": PATH_STEPS[1 if mode == "backup" else 4],
+        "w": words,
+    }
+
+
+def unreadable(mode: str, fields, nodes: dict[str, dict]) -> dict[str, str]:
+    """The value boxes (backup) whose text is no whole number, each with what it accepts."""
+    if mode != "backup":
+        return {}
+    boxes = (f"v-{path or 'root'}" for path, node in nodes.items() if not node["leaf"])
+    typed = {box: fields.get(box, "") for box in boxes}
+    return {box: words.not_a_number(text) for box, text in typed.items() if words.whole_number(text) is None}
 
 
 def exercise(fields) -> tuple[drill.Tree, dict[str, str], bool]:
@@ -114,15 +155,16 @@ def played(before: str, after: str) -> tuple[int, int]:
 
 
 def answers(mode, fields, nodes, values, pruned) -> dict[str, tuple[str, bool]]:
-    """(what the student said, whether it is right) for each node asked about."""
+    """(what the student said, whether it is right) for each node asked about; every value box
+    holds a whole number (`unreadable` is empty)."""
     marks = {}
     for path, node in nodes.items():
         if mode == "backup" and not node["leaf"]:
-            said = fields.get(f"v-{path or 'root'}", "").strip().replace("\N{MINUS SIGN}", "-")
-            marks[path] = (said, said.lstrip("-").isdigit() and int(said) == values[path])
+            said = words.whole_number(fields.get(f"v-{path or 'root'}", ""))
+            marks[path] = (words.number(said), said == values[path])
         elif mode == "prune" and path:
-            said = fields.get(f"cut-{path}") == "on"
-            marks[path] = ("pruned" if said else "searched", said == (path in pruned))
+            ticked = fields.get(f"cut-{path}") == "on"
+            marks[path] = ("pruned" if ticked else "searched", ticked == (path in pruned))
     return marks
 
 

@@ -9,8 +9,7 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 
 from ..core import limited as core_limited
 from ..core import trace as core_trace
-from ..core.costs import reachable
-from ..core.pasted import BoardError, parse
+from ..core.pasted import BoardError, parse, unreachable
 from ..core.position import EMPTY_BOARD, over
 from ..core.pseudocode import code
 from ..web import cpu_budget
@@ -65,17 +64,17 @@ def alphabeta(text: str):
 
 def traced(text: str, pruning: bool):
     endpoint = "learn.alphabeta" if pruning else "learn.trace"
-    if "call" in request.args:
-        try:
-            number = core_trace.step_of_call(text, whole(request.args["call"]), pruning)
-        except ValueError as error:
-            abort(404, str(error))
-        return redirect(url_for(endpoint, text=text, step=str(number)), 303)
-    try:
-        step = core_trace.step(text, whole(request.args.get("step", "1")), pruning)
-    except ValueError as error:
-        abort(404, str(error))
     steps, calls = core_trace.total(text, pruning)
+    if "call" in request.args:
+        call = whole(request.args["call"])
+        if not 1 <= call <= calls:
+            abort(past_end(text, endpoint, steps, "call", call, calls))
+        number = core_trace.step_of_call(text, call, pruning)
+        return redirect(url_for(endpoint, text=text, step=str(number)), 303)
+    number = whole(request.args.get("step", "1"))
+    if not 1 <= number <= steps:
+        abort(past_end(text, endpoint, steps, "step", number, steps))
+    step = core_trace.step(text, number, pruning)
     lines = code(step.top.function, words.role(step.top) == "MAX", pruning)
     first = step.frames[0]
     root_lines = code(first.function, words.role(first) == "MAX", pruning) if len(step.frames) > 1 else ()
@@ -165,11 +164,35 @@ def warm() -> None:
 
 
 def checked(text: str) -> str:
+    """`text` if it is a position some game reaches; else the page that says why, with the
+    forms that read a board as the student has it."""
+    forms = [
+        ("Trace a board of yours (step 3's form)", url_for("learn.path.step", number=3) + "#trace-board"),
+        ("Depth-limited search on a board of yours", url_for("learn.limited_start")),
+        ("For students: the path", url_for("learn.index")),
+    ]
     if len(text) != 9 or set(text) - set("XO."):
-        abort(400, POSITION_HELP)
-    if text not in reachable(EMPTY_BOARD):
-        abort(404, "No game of tic-tac-toe reaches that position.")
+        abort(lost(400, "Not a position", POSITION_HELP, forms))
+    if (why := unreachable(text)) is not None:
+        abort(lost(404, "No game of tic-tac-toe reaches that position", why, forms))
     return text
+
+
+def past_end(text: str, endpoint: str, steps: int, kind: str, asked: int, last: int) -> Response:
+    """The page for a step or call (`kind`) outside a trace: its last step, its first, the path."""
+    links = [
+        (f"The last step, {steps:,}", url_for(endpoint, text=text, step=steps)),
+        ("The first step", url_for(endpoint, text=text, step=1)),
+        ("For students: the path", url_for("learn.index")),
+    ]
+    said = f"There is no {kind} {asked:,} in this trace: it has {kind}s 1 to {last:,}."
+    return lost(404, f"No such {kind} in this trace", said, links)
+
+
+def lost(status: int, heading: str, said: str, links: list[tuple[str, str]]) -> Response:
+    """An address in the students' pages that holds nothing: what is wrong, and the links that help."""
+    page = render_template("learn/lost.html", status=status, heading=heading, description=said, links=links)
+    return Response(page, status=status)
 
 
 def whole(text: str) -> int:

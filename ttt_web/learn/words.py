@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 from markupsafe import Markup, escape
 
@@ -22,6 +23,24 @@ def number(value: float | None) -> str:
     if value == -math.inf:
         return f"{MINUS}∞"
     return f"{MINUS}{-int(value)}" if value < 0 else str(int(value))
+
+
+SIGNS = {"": 1, "+": 1, "-": -1, MINUS: -1}
+WHOLE = re.compile(rf"\s*([+\-{MINUS}]?)([0-9]{{1,6}})\s*")
+ACCEPTED = f"digits with a sign or none, like 1, +1, {MINUS}1 or -1"
+
+
+def whole_number(text: str) -> int | None:
+    """A number as a student types it: 1, +1, -1 or with the true minus sign, −1; None if it is not one."""
+    found = WHOLE.fullmatch(text)
+    return SIGNS[found[1]] * int(found[2]) if found else None
+
+
+def not_a_number(text: str) -> str:
+    """What a box refused holds, and what it accepts."""
+    if not text.strip():
+        return f"This box is empty: type a whole number, {ACCEPTED}."
+    return f"“{text.strip()}” is not a whole number: type {ACCEPTED}."
 
 
 def action(act: tuple[int, int] | None) -> str:
@@ -78,11 +97,13 @@ def says(step: tr.Step) -> str:
 
 
 def tested(step: tr.Step, frame: tr.Frame, root: bool) -> str:
-    """The test for the end, in the words of the line shown: the Python's at the root."""
-    test = "terminal(board)" if root else "TERMINAL(state)"
-    if tr.over(frame.position):
-        return f"{test} is {'True' if root else 'true'}: {won(frame.position)}."
-    return f"{test} is {'False' if root else 'false'}: the game goes on."
+    """The test for the end, in the words of the line shown: at the root the assignment's
+    Python, whose `terminal(board)` returns True or False; below it the lecture's pseudocode,
+    where TERMINAL(state) is true or false."""
+    over = tr.over(frame.position)
+    if root:
+        return f"terminal(board) returns {over}: {won(frame.position) if over else 'the game goes on'}."
+    return f"TERMINAL(state) is {'true' if over else 'false'}: {won(frame.position) if over else 'the game goes on'}."
 
 
 def returned(step: tr.Step, frame: tr.Frame, root: bool) -> str:
