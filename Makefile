@@ -44,6 +44,7 @@ format: $(VENV)/.test-installed
 
 bench: $(VENV)/.test-installed system-packages
 	@command -v wrk >/dev/null || { $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q wrk; }
+	@command -v valgrind >/dev/null || { $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q valgrind; }  # bench/page_instructions.py, by hand
 	$(PY) bench/engine.py
 	$(PY) bench/load.py
 	$(PY) bench/slow_clients.py

@@ -211,12 +211,14 @@ def test_kept_boards_are_bounded_and_never_changed_in_place(client, monkeypatch)
 
 
 def test_a_page_decides_once_that_no_limit_applies(client, monkeypatch):
-    """The limiter's two hooks share one decision: a page asks once whether it may change
-    its session."""
+    """The limiter's two hooks share one decision: a player's page (its session stored) need
+    not even ask whether it may change its session; a newcomer's page asks once."""
     asked = []
     changes = limits.changes_session
     monkeypatch.setattr(limits, "changes_session", lambda request: asked.append(1) or changes(request))
+    assert client.get("/").status_code == 200
+    assert len(asked) == 1
     client.get(a_move_link(client))
     asked.clear()
     assert client.get("/").status_code == 200
-    assert len(asked) == 1
+    assert asked == []

@@ -5,6 +5,7 @@ in Python, so that the template only prints them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
+from operator import attrgetter
 from typing import TypedDict, Unpack
 
 from cachetools import LRUCache
@@ -85,7 +86,7 @@ class BoardView:
 CELL_NAMES = tuple(f"Row {n // 3 + 1}, column {n % 3 + 1}" for n in range(9))
 DRAWN = 4096  # boards remembered per process, each a few KB: every player's board in a position
 # What a board is drawn from: all but the token and the version, which are only in its link.
-POSITION = tuple(f.name for f in fields(Game) if f.init and f.name not in ("token", "version"))
+POSITION = attrgetter(*(f.name for f in fields(Game) if f.init and f.name not in ("token", "version")))
 
 
 def board_view(
@@ -110,10 +111,10 @@ def board_view(
     only in its `link`) and kept, the DRAWN last asked for: after the template, drawing the
     board was a page's largest cost; the game's version is only in the `link` too."""
     shown = game or BLANK
-    position = tuple(getattr(shown, name) for name in POSITION)
-    key = (position, teach_on, links, history, tuple(sorted((hrefs or {}).items())), action, played)
-    drawn = _DRAWN.get(key)
-    if drawn is None:
+    key = (POSITION(shown), teach_on, links, history, tuple(sorted(hrefs.items())) if hrefs else (), action, played)
+    try:
+        drawn = _DRAWN[key]
+    except KeyError:
         drawn = _DRAWN[key] = _drawn(shown, teach_on, links, history, hrefs or {}, action, played)
     return drawn.linked(_move_link(game, move_url)) if links else drawn
 

@@ -12,8 +12,10 @@ rooms. Each app keeps its limiter in `app.extensions["ttt.limits"]`: with Redis 
 a SQLite database beside the embedded store's, shared by every worker (limit_storage.py).
 A fixed window: one atomic increment per count. A store that fails lets players through.
 
-The work runs only where a limit applies: a request that cannot change its session, or
-comes with one, costs a test of the method and path; a view's own limit runs in the view."""
+The work runs only where a limit applies: a request that comes with a session costs a look
+at the environ, one that cannot change its session a test of the method and path; only a
+newcomer's request is counted after its view (`after_this_request`), and a view's own limit
+runs in the view."""
 
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import gevent
-from flask import Flask, Request, Response, current_app, request, session
+from flask import Flask, Request, Response, after_this_request, current_app, request, session
 from gevent import monkey
 from limits import parse_many
 from limits.storage import RedisClusterStorage, RedisStorage, Storage
@@ -49,7 +51,6 @@ BUSY_MESSAGE = (
     "already under way are not affected."
 )
 ROOM_MESSAGE = "Too many new rooms from your network in a short time. Please wait a minute and try again."
-NEWCOMER = "ttt.newcomer"  # in the environ: a request without a session that may store one
 CHANGING_GETS = ("/move",)  # GET routes that change the game; every POST may change it too
 
 
@@ -134,15 +135,15 @@ def own_limit(setting: str, message: str) -> Callable[[Callable], Callable]:
 def refuse_spent_newcomers() -> None:
     """Before the view: a newcomer whose network has spent its new sessions is refused at once
     (429), and costs nothing more; the others wait their turn among the newcomers of this
-    process (`wait_for_newcomers_turn`) and are marked for `count_new_session`."""
-    if not changes_session(request) or has_session():
+    process (`wait_for_newcomers_turn`) and are counted after the view (`count_new_session`)."""
+    if has_session() or not changes_session(request):  # a player's request: one look at the environ
         return
     refusal = current_app.extensions["ttt.limits"].refusal("NEW_SESSION_LIMIT", MESSAGE, count=False)
     if refusal is not None:
         raise refusal
     request.form  # noqa: B018 - the body read first: a client trickling its body takes no turn
     wait_for_newcomers_turn()
-    request.environ[NEWCOMER] = True
+    after_this_request(count_new_session)
 
 
 @dataclass(order=True)
@@ -252,7 +253,7 @@ def count_new_session(response: Response) -> Response:
     step in the storage: a test before the view and a count after it would let newcomers
     arriving together all through. A session the view has written already (with a room) is
     counted, not refused."""
-    if NEWCOMER not in request.environ or not creates_session():
+    if not creates_session():
         return response
     refusal = current_app.extensions["ttt.limits"].refusal("NEW_SESSION_LIMIT", MESSAGE, count=True)
     if refusal is not None and not (isinstance(session, StoredSession) and session.written):
@@ -284,4 +285,3 @@ def init_app(app: Flask) -> None:
     turns = NewcomersTurns(config["NEWCOMERS_PER_SECOND"], config["NEWCOMER_WAIT_SECONDS"])
     app.extensions["ttt.newcomers"] = turns if on_event_loop else None
     app.before_request(refuse_spent_newcomers)
-    app.after_request(count_new_session)

@@ -71,9 +71,10 @@ def reset_score() -> None:
 def score_key(game: Game | None) -> str:
     """Scores are kept apart by difficulty against the AI, and for two players; two named
     players keep theirs by name, whoever plays X."""
-    options = preferences(game)
-    if options["mode"] == "ai" or game is None:  # no game: the defaults, against the AI
-        return f"ai-{options['difficulty']}"
+    if game is None:  # no game: the defaults, against the AI
+        return f"ai-{DEFAULTS['difficulty']}"
+    if game.mode == "ai":
+        return f"ai-{game.difficulty}"
     return f"friend:{json.dumps(sorted(game.names))}" if any(game.names) else "friend"
 
 
