@@ -146,10 +146,10 @@ def test_newcomers_are_worked_on_a_few_a_second_and_the_rest_wait_their_turn(tmp
         assert all(a.startswith(b"HTTP/1.1 303") for a in answers), answers
 
 
-def test_a_newcomer_goes_before_a_flood_from_networks_that_had_their_turns(tmp_path, make_run):
+def test_a_newcomer_goes_before_a_flood_from_networks_that_asked_again_and_again(tmp_path, make_run):
     """60 first moves at once from one network, at two a second per process and up to 5 s of
     waiting: that network's first has its turn, and the rest wait behind it (or are sent away).
-    A newcomer from a network that has had no turn goes next, not after them: in order of
+    A newcomer from a network that has not asked goes next, not after them: in order of
     arrival it would wait 5 s or be refused."""
     env = servers.app_env(tmp_path, TTT_NEWCOMERS_PER_SECOND="2", TTT_NEWCOMER_WAIT_SECONDS="5")
     with make_run(env) as base:

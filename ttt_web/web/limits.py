@@ -148,32 +148,33 @@ def refuse_spent_newcomers() -> None:
 
 @dataclass(order=True)
 class Waiter:
-    """A newcomer's request waiting for its turn: the fewer turns its network has had lately,
-    then the sooner it came, the sooner it goes."""
+    """A newcomer's request waiting for its turn: the fewer times its network has asked
+    lately, then the sooner it came, the sooner it goes."""
 
     rank: tuple[int, int]
-    network: str = field(compare=False)
     called: threading.Event = field(compare=False, default_factory=threading.Event)
     served: bool = field(compare=False, default=False)
 
 
 class NewcomersTurns:
     """When each of this process's newcomers' requests may be worked on: one every
-    1 / NEWCOMERS_PER_SECOND seconds. Those that must wait go first by how few turns their
-    network (`client_network`) has had in this minute and the last, then in the order they
-    came, each for up to NEWCOMER_WAIT_SECONDS; as many wait as turns come within that wait,
-    and one more sends the last in line away (or itself, if it would be last). So a flood from many networks,
-    each within its budget of new sessions, waits behind a network that has had no turn yet:
-    a newcomer from elsewhere goes next. Written here because what it must do is wait on the
-    event loop (gevent's), in an order; the `limits` package only counts and tests, and nginx
-    cannot tell a stored session from a made-up cookie."""
+    1 / NEWCOMERS_PER_SECOND seconds. Those that must wait go first by how few times their
+    network (`client_network`) has asked for a turn in this minute and the last, then in the
+    order they came, each for up to NEWCOMER_WAIT_SECONDS; as many wait as turns come within
+    that wait, and one more sends the last in line away (or itself, if it would be last). So
+    a flood from many networks, each within its budget of new sessions, waits behind a
+    network that has hardly asked: a newcomer from elsewhere goes next. Written here because
+    what it must do is wait on the event loop (gevent's), in an order; the `limits` package
+    only counts and tests, and nginx cannot tell a stored session from a made-up cookie."""
+
+    NETWORKS = 20_000  # counted a minute at most (some 2 MB); past it, a new network counts as none
 
     def __init__(self, per_second: float, wait: float) -> None:
         self.gap, self.wait = 1 / per_second, wait
         self.places = max(1, int(per_second * wait))
         self.waiting: list[Waiter] = []  # best first
-        self.turns: Counter[str] = Counter()  # this minute's, per network: at most 60 × per_second
-        self.last_turns: Counter[str] = Counter()  # the minute before's
+        self.asked: Counter[str] = Counter()  # this minute's, per network
+        self.asked_before: Counter[str] = Counter()  # the minute before's
         self.minute = 0
         self.next_turn = 0.0
         self.arrivals = itertools.count()
@@ -184,11 +185,11 @@ class NewcomersTurns:
         """Wait for this request's turn: False if it is sent away instead."""
         with self.lock:
             now = time.monotonic()
+            asked = self._count(network, now)
             if not self.waiting and now >= self.next_turn:
-                self._serve(network, now)
+                self.next_turn = max(now, self.next_turn) + self.gap
                 return True
-            had = self.turns[network] + self.last_turns[network]
-            waiter = Waiter((had, next(self.arrivals)), network)
+            waiter = Waiter((asked, next(self.arrivals)))
             if not self._queue(waiter):
                 return False
         waiter.called.wait(self.wait)
@@ -196,6 +197,16 @@ class NewcomersTurns:
             if not waiter.served and waiter in self.waiting:
                 self.waiting.remove(waiter)
             return waiter.served
+
+    def _count(self, network: str, now: float) -> int:
+        """How often this network asked in this minute and the last, before now (and now counted)."""
+        if int(now // 60) != self.minute:
+            self.asked_before = self.asked if int(now // 60) == self.minute + 1 else Counter()
+            self.minute, self.asked = int(now // 60), Counter()
+        asked = self.asked[network] + self.asked_before[network]
+        if network in self.asked or len(self.asked) < self.NETWORKS:
+            self.asked[network] += 1
+        return asked
 
     def _queue(self, waiter: Waiter) -> bool:
         if len(self.waiting) >= self.places:
@@ -208,13 +219,6 @@ class NewcomersTurns:
             gevent.spawn(self._call_in_turn)
         return True
 
-    def _serve(self, network: str, now: float) -> None:
-        if int(now // 60) != self.minute:
-            self.last_turns = self.turns if int(now // 60) == self.minute + 1 else Counter()
-            self.minute, self.turns = int(now // 60), Counter()
-        self.turns[network] += 1
-        self.next_turn = max(now, self.next_turn) + self.gap
-
     def _call_in_turn(self) -> None:
         """Give each turn, as it comes, to the first in line, while any wait."""
         while True:
@@ -226,7 +230,7 @@ class NewcomersTurns:
                 if now >= self.next_turn:
                     waiter = self.waiting.pop(0)
                     waiter.served = True
-                    self._serve(waiter.network, now)
+                    self.next_turn = max(now, self.next_turn) + self.gap
                     waiter.called.set()
                 pause = self.next_turn - now
             time.sleep(max(0.0, pause))
