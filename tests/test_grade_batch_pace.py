@@ -17,7 +17,7 @@ import pytest
 from tests.grading import ROOT, SITE, STUDENTS, on_a_terminal
 from ttt_web.core.costs import tree_size
 from ttt_web.grade import parser
-from ttt_web.grade.batch import files_in, forwarded, relative
+from ttt_web.grade.batch import batch_folder, files_in, forwarded, relative
 from ttt_web.grade.checks import FUNCTIONS, checks
 from ttt_web.grade.pace import duration, time_left
 from ttt_web.grade.progress import NODES_PER_CALL, Plain, Silent, Weighted, cost, progress_bar
@@ -120,6 +120,38 @@ def test_paths_are_shown_from_the_batch_folder(tmp_path):
     (tmp_path / "class" / "b.py").write_text("")
     (tmp_path / "class" / "a.py").write_text("")
     assert files_in([folder]) == [f"{folder}/a.py", f"{folder}/b.py"]
+
+
+def test_a_folder_of_students_folders_is_searched_for_each_tictactoe_py(tmp_path):
+    """CS50's layout, a folder a student each holding tictactoe.py: each is found and named
+    from the folder given (alice/tictactoe.py), beside the .py files directly in it; other
+    .py files of a subfolder, hidden folders and __pycache__ are left out."""
+    section = tmp_path / "sect"
+    for place in ("alice", "bob", "carol/2026", ".git", "__pycache__", "bob/.hidden"):
+        (section / place).mkdir(parents=True)
+        (section / place / "tictactoe.py").write_text("")
+    (section / "bob" / "runner.py").write_text("")
+    (section / "dave.py").write_text("")
+    found = files_in([str(section)])
+    named = [os.path.relpath(f, batch_folder([str(section)], found)) for f in found]
+    assert named == ["alice/tictactoe.py", "bob/tictactoe.py", "carol/2026/tictactoe.py", "dave.py"], named
+    only = files_in([str(section / "alice")])
+    assert [os.path.relpath(f, batch_folder([str(section)], only)) for f in only] == ["alice/tictactoe.py"]
+
+
+@pytest.mark.server
+def test_a_class_in_students_folders_is_graded_and_a_folder_without_a_file_is_an_error(tmp_path):
+    section = tmp_path / "sect"
+    for student in ("alice", "bob", "carol"):
+        (section / student).mkdir(parents=True)
+        (section / student / "tictactoe.py").write_text((STUDENTS / "quick.py").read_text())
+    code, out, _ = batch_run(section, tmp_path / "sect.csv", "--jobs", "2")
+    rows = [row["file"] for row in csv.DictReader((tmp_path / "sect.csv").open())]
+    assert code == 0 and rows == ["alice/tictactoe.py", "bob/tictactoe.py", "carol/tictactoe.py"], (rows, out)
+    assert out.startswith("3 files graded: 3 passed every check;"), out
+    (tmp_path / "empty").mkdir()
+    code, out, err = batch_run(tmp_path / "empty", tmp_path / "empty.csv", "--jobs", "2")
+    assert code == 2 and out == "" and err.startswith(f"No file to grade in {tmp_path / 'empty'}:"), (code, err)
 
 
 def test_the_bar_moves_with_each_checks_foreseen_cost():
