@@ -10,10 +10,11 @@ import pytest
 from tests.grading import STUDENTS, graded, graded_json, mutant
 from ttt_web.core.costs import EMPTY_BOARD, reachable, tree_size
 from ttt_web.grade import child
+from ttt_web.grade.fixes import Fix
 from ttt_web.grade.judges import actions, player
 from ttt_web.grade.progress import Silent, progress_bar
 from ttt_web.grade.report import Failure, Tally, link
-from ttt_web.grade.text import on_o_only, slow_lines, table_line, verdict
+from ttt_web.grade.text import fix_words, on_o_only, slow_lines, table_line, verdict
 from ttt_web.grade.wrong import TIMEOUT, Wrong
 
 SAME_AGAIN = "searches the same positions again and again"
@@ -155,3 +156,9 @@ def test_who_was_to_move_is_counted_from_wrong_answers_only():
     assert not on_o_only(tally)
     tally.record(Failure("X........", None, wrong, (1, 1)))
     assert on_o_only(tally)
+
+
+def test_fix_first_is_said_in_the_number_of_its_callers():
+    one, many = Fix("result", ("minimax",), 5, 5, True), Fix("winner", ("terminal", "utility"), 7, 7, True)
+    assert "result put in place of yours, minimax, which calls it, pass all 5 checks it failed." in fix_words(one)
+    assert "terminal and utility, which call it, pass all 7 checks they failed." in fix_words(many)
