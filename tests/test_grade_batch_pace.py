@@ -19,7 +19,7 @@ from ttt_web.core.costs import tree_size
 from ttt_web.grade import parser
 from ttt_web.grade.batch import batch_folder, files_in, forwarded, relative
 from ttt_web.grade.checks import FUNCTIONS, checks
-from ttt_web.grade.pace import duration, time_left
+from ttt_web.grade.pace import duration, left_said, time_left
 from ttt_web.grade.progress import NODES_PER_CALL, Plain, Silent, Weighted, cost, progress_bar
 from ttt_web.grade.report import Failure, Tally
 from ttt_web.grade.text import again_alone, again_fixed
@@ -107,9 +107,23 @@ def test_the_time_left_runs_each_file_as_long_as_the_median_in_the_places_free()
     # 2 places: the file running 4 s of 10 has 6 s left; three waiting files of 10 s each.
     assert time_left([10, 10, 10], [4], 3, 2) == 20
     assert time_left([10, 10, 10], [], 1, 2) == 10 and time_left([10], [], 0, 2) == 0
-    # a file running longer than any done is foreseen to take as long again; one within, the rest of those longer
-    assert time_left([10, 30], [40], 0, 1) == 40 and time_left([10, 30], [20], 0, 1) == 10
+    # a file running within the files done takes the rest of those longer; one running longer, an unknown rest
+    assert time_left([10, 30], [20], 0, 1) == 10 and time_left([10, 30], [40], 0, 1) == 0
     assert [duration(s) for s in (4.6, 128, 3900)] == ["5 s", "2 min 8 s", "1 h 5 min"]
+
+
+def test_the_time_left_is_said_as_a_lower_bound_once_a_file_runs_longer_than_any_done():
+    """A file that has run longer than every file done has an unknown rest: the status never
+    counts it up as a countdown (as long again as it has run), it says what is known."""
+    assert left_said([], [3], 2, 1) == "the time left is foreseen once a file is done"
+    assert left_said([10, 30], [20], 1, 1) == "about 30 s left"
+    lone = [left_said([10, 30], [ran], 0, 1) for ran in (30, 58)]
+    assert lone == [f"the last file, running for {s} s, longer than any file done" for s in (30, 58)]
+    said = "the last 2 files, running longer than any file done (the longest for 1 min 5 s)"
+    assert left_said([10, 30], [40, 65], 0, 2) == said
+    # the file within the others has 10 s left; the waiting one (20 s) in the outrun one's place, whose rest is unknown
+    said = "at least 20 s left (1 file running longer than any file done, up to 45 s)"
+    assert left_said([10, 30], [20, 45], 1, 2) == said
 
 
 def test_paths_are_shown_from_the_batch_folder(tmp_path):
