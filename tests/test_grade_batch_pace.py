@@ -17,7 +17,7 @@ import pytest
 from tests.grading import ROOT, SITE, STUDENTS, on_a_terminal
 from ttt_web.core.costs import tree_size
 from ttt_web.grade import parser
-from ttt_web.grade.batch import batch_folder, files_in, forwarded, relative
+from ttt_web.grade.batch import batch_folder, columns_said, files_in, forwarded, relative
 from ttt_web.grade.checks import FUNCTIONS, checks
 from ttt_web.grade.pace import duration, left_said, time_left
 from ttt_web.grade.progress import NODES_PER_CALL, Plain, Silent, Weighted, cost, progress_bar
@@ -126,6 +126,14 @@ def test_the_time_left_is_said_as_a_lower_bound_once_a_file_runs_longer_than_any
     assert left_said([10, 30], [20, 45], 1, 2) == said
 
 
+def test_the_summary_says_what_an_empty_fix_first_and_results_count_mean():
+    fix_first, result = columns_said([{"functions": {"result": {}}}])
+    assert "fix_first: " in fix_first and "empty when no failure was found to come from another function" in fix_first
+    assert result.startswith('result\'s "of 29,726" counts its checks on valid moves (16,167: each empty cell')
+    assert "and on invalid ones (13,559: a taken cell, cells off the board), together." in result
+    assert columns_said([{"functions": {"winner": {}}}]) == [fix_first]  # result not checked (--only winner)
+
+
 def test_paths_are_shown_from_the_batch_folder(tmp_path):
     folder = str(tmp_path / "class")
     said = f'File "{folder}/syntax.py", line 1; open /tmp/grader-ab_12x/moves.txt'
@@ -162,7 +170,7 @@ def test_a_class_in_students_folders_is_graded_and_a_folder_without_a_file_is_an
     code, out, _ = batch_run(section, tmp_path / "sect.csv", "--jobs", "2")
     rows = [row["file"] for row in csv.DictReader((tmp_path / "sect.csv").open())]
     assert code == 0 and rows == ["alice/tictactoe.py", "bob/tictactoe.py", "carol/tictactoe.py"], (rows, out)
-    assert out.startswith("3 files graded: 3 passed every check;"), out
+    assert out.startswith("3 files graded: 3 passed every check;") and "\nfix_first: the function whose" in out, out
     (tmp_path / "empty").mkdir()
     code, out, err = batch_run(tmp_path / "empty", tmp_path / "empty.csv", "--jobs", "2")
     assert code == 2 and out == "" and err.startswith(f"No file to grade in {tmp_path / 'empty'}:"), (code, err)

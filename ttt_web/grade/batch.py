@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
 from statistics import median
 
-from .checks import FUNCTIONS
+from .checks import FUNCTIONS, INVALID, VALID, checks
 from .pace import Pace, duration
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the folder ttt_web is in (from a clone)
@@ -241,6 +241,7 @@ def summary_text(reports: list[dict], common: list[tuple[str, int]], pace: Pace)
         f"{len(reports)} files graded: {passed} passed every check; median {median(walls):.0f} s, "
         f"longest {max(walls):.0f} s.",
         *seconds_said(reports, pace),
+        *columns_said(reports),
     ]
     lines += ["", "Bugs, by the number of files that show them:"] if common else []
     lines += [f"  {n:>4}  {bug}" for bug, n in common]
@@ -262,3 +263,19 @@ def seconds_said(reports: list[dict], pace: Pace) -> list[str]:
         "processor_seconds: the processor time its grader and its processes used, which waiting does not stretch "
         f"(median {median(processor):.1f} s, {sum(processor):.0f} s in all).",
     ]
+
+
+def columns_said(reports: list[dict]) -> list[str]:
+    """What an empty fix_first means, and what result's "of N" counts (when it was checked)."""
+    said = [
+        "fix_first: the function whose right version, put in place of the student's, made its callers' failed "
+        "checks pass; empty when no failure was found to come from another function (or none failed)."
+    ]
+    if any("result" in r.get("functions", {}) for r in reports):
+        parts = Counter(check.part for check in checks("result"))
+        valid, invalid, total = parts[VALID], parts[INVALID], sum(parts.values())
+        said.append(
+            f'result\'s "of {total:,}" counts its checks on valid moves ({valid:,}: each empty cell of each '
+            f"unfinished position) and on invalid ones ({invalid:,}: a taken cell, cells off the board), together."
+        )
+    return said
