@@ -37,7 +37,8 @@ def test_no_bug_of_minimax_is_named_from_boards_it_changed(tmp_path):
 def test_a_board_that_result_changed_under_minimax_is_said_to_be_results_doing():
     """result places the mark on the board it is given, so minimax's boards change too: the
     report names result and how to mend it, and tells nothing to change in minimax (with a
-    right result put in its place, minimax leaves its boards alone), in --json and in text."""
+    right result put in its place, minimax leaves its boards alone), in --json and in text; the
+    exceptions result then raises on those boards are said to follow from it."""
     code, report = graded_json(STUDENTS / "result_mutates.py")
     changed = [f for f in report["functions"]["minimax"]["failures"] if f["kind"] == "changed the board"]
     assert code == 1 and report["fix_first"] == "result" and changed
@@ -48,8 +49,12 @@ def test_a_board_that_result_changed_under_minimax_is_said_to_be_results_doing()
         said = f"minimax's board changed, but by your result: {marks}"
         assert failure["why"].startswith(said) and "undo each move" not in failure["why"], failure
         assert "In result, return a new board: copy the board (copy.deepcopy(board))" in failure["why"]
+    raised = [f for f in report["functions"]["minimax"]["failures"] if f["kind"] == "exceptions"]
+    after = "it raised an exception (the board had been changed by your result earlier in the same search)"
+    assert raised and all(f["why"] == after and "not a valid action" in f["got"] for f in raised), raised
     code, out = graded(STUDENTS / "result_mutates.py", "--only", "minimax")
     assert code == 1 and "minimax's board changed, but by your result: " in out and "undo each move" not in out
+    assert f"    why       {after}" in out
     assert "minimax needs no change for this" in out
 
 
