@@ -17,9 +17,9 @@ import pytest
 from tests.grading import ROOT, SITE, STUDENTS, on_a_terminal
 from ttt_web.core.costs import tree_size
 from ttt_web.grade import parser
-from ttt_web.grade.batch import files_in, forwarded, relative
+from ttt_web.grade.batch import batch_folder, columns_said, files_in, forwarded, relative
 from ttt_web.grade.checks import FUNCTIONS, checks
-from ttt_web.grade.pace import duration, time_left
+from ttt_web.grade.pace import duration, left_said, time_left
 from ttt_web.grade.progress import NODES_PER_CALL, Plain, Silent, Weighted, cost, progress_bar
 from ttt_web.grade.report import Failure, Tally
 from ttt_web.grade.text import again_alone, again_fixed
@@ -107,9 +107,31 @@ def test_the_time_left_runs_each_file_as_long_as_the_median_in_the_places_free()
     # 2 places: the file running 4 s of 10 has 6 s left; three waiting files of 10 s each.
     assert time_left([10, 10, 10], [4], 3, 2) == 20
     assert time_left([10, 10, 10], [], 1, 2) == 10 and time_left([10], [], 0, 2) == 0
-    # a file running longer than any done is foreseen to take as long again; one within, the rest of those longer
-    assert time_left([10, 30], [40], 0, 1) == 40 and time_left([10, 30], [20], 0, 1) == 10
+    # a file running within the files done takes the rest of those longer; one running longer, an unknown rest
+    assert time_left([10, 30], [20], 0, 1) == 10 and time_left([10, 30], [40], 0, 1) == 0
     assert [duration(s) for s in (4.6, 128, 3900)] == ["5 s", "2 min 8 s", "1 h 5 min"]
+
+
+def test_the_time_left_is_said_as_a_lower_bound_once_a_file_runs_longer_than_any_done():
+    """A file that has run longer than every file done has an unknown rest: the status never
+    counts it up as a countdown (as long again as it has run), it says what is known."""
+    assert left_said([], [3], 2, 1) == "the time left is foreseen once a file is done"
+    assert left_said([10, 30], [20], 1, 1) == "about 30 s left"
+    lone = [left_said([10, 30], [ran], 0, 1) for ran in (30, 58)]
+    assert lone == [f"the last file, running for {s} s, longer than any file done" for s in (30, 58)]
+    said = "the last 2 files, running longer than any file done (the longest for 1 min 5 s)"
+    assert left_said([10, 30], [40, 65], 0, 2) == said
+    # the file within the others has 10 s left; the waiting one (20 s) in the outrun one's place, whose rest is unknown
+    said = "at least 20 s left (1 file running longer than any file done, up to 45 s)"
+    assert left_said([10, 30], [20, 45], 1, 2) == said
+
+
+def test_the_summary_says_what_an_empty_fix_first_and_results_count_mean():
+    fix_first, result = columns_said([{"functions": {"result": {}}}])
+    assert "fix_first: " in fix_first and "empty when no failure was found to come from another function" in fix_first
+    assert result.startswith('result\'s "of 29,726" counts its checks on valid moves (16,167: each empty cell')
+    assert "and on invalid ones (13,559: a taken cell, cells off the board), together." in result
+    assert columns_said([{"functions": {"winner": {}}}]) == [fix_first]  # result not checked (--only winner)
 
 
 def test_paths_are_shown_from_the_batch_folder(tmp_path):
@@ -120,6 +142,38 @@ def test_paths_are_shown_from_the_batch_folder(tmp_path):
     (tmp_path / "class" / "b.py").write_text("")
     (tmp_path / "class" / "a.py").write_text("")
     assert files_in([folder]) == [f"{folder}/a.py", f"{folder}/b.py"]
+
+
+def test_a_folder_of_students_folders_is_searched_for_each_tictactoe_py(tmp_path):
+    """CS50's layout, a folder a student each holding tictactoe.py: each is found and named
+    from the folder given (alice/tictactoe.py), beside the .py files directly in it; other
+    .py files of a subfolder, hidden folders and __pycache__ are left out."""
+    section = tmp_path / "sect"
+    for place in ("alice", "bob", "carol/2026", ".git", "__pycache__", "bob/.hidden"):
+        (section / place).mkdir(parents=True)
+        (section / place / "tictactoe.py").write_text("")
+    (section / "bob" / "runner.py").write_text("")
+    (section / "dave.py").write_text("")
+    found = files_in([str(section)])
+    named = [os.path.relpath(f, batch_folder([str(section)], found)) for f in found]
+    assert named == ["alice/tictactoe.py", "bob/tictactoe.py", "carol/2026/tictactoe.py", "dave.py"], named
+    only = files_in([str(section / "alice")])
+    assert [os.path.relpath(f, batch_folder([str(section)], only)) for f in only] == ["alice/tictactoe.py"]
+
+
+@pytest.mark.server
+def test_a_class_in_students_folders_is_graded_and_a_folder_without_a_file_is_an_error(tmp_path):
+    section = tmp_path / "sect"
+    for student in ("alice", "bob", "carol"):
+        (section / student).mkdir(parents=True)
+        (section / student / "tictactoe.py").write_text((STUDENTS / "quick.py").read_text())
+    code, out, _ = batch_run(section, tmp_path / "sect.csv", "--jobs", "2")
+    rows = [row["file"] for row in csv.DictReader((tmp_path / "sect.csv").open())]
+    assert code == 0 and rows == ["alice/tictactoe.py", "bob/tictactoe.py", "carol/tictactoe.py"], (rows, out)
+    assert out.startswith("3 files graded: 3 passed every check;") and "\nfix_first: the function whose" in out, out
+    (tmp_path / "empty").mkdir()
+    code, out, err = batch_run(tmp_path / "empty", tmp_path / "empty.csv", "--jobs", "2")
+    assert code == 2 and out == "" and err.startswith(f"No file to grade in {tmp_path / 'empty'}:"), (code, err)
 
 
 def test_the_bar_moves_with_each_checks_foreseen_cost():

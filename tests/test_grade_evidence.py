@@ -10,10 +10,11 @@ import pytest
 from tests.grading import STUDENTS, graded, graded_json, mutant
 from ttt_web.core.costs import EMPTY_BOARD, reachable, tree_size
 from ttt_web.grade import child
+from ttt_web.grade.fixes import Fix
 from ttt_web.grade.judges import actions, player
 from ttt_web.grade.progress import Silent, progress_bar
 from ttt_web.grade.report import Failure, Tally, link
-from ttt_web.grade.text import on_o_only, slow_lines, table_line, verdict
+from ttt_web.grade.text import fix_words, on_o_only, slow_lines, table_line, verdict
 from ttt_web.grade.wrong import TIMEOUT, Wrong
 
 SAME_AGAIN = "searches the same positions again and again"
@@ -36,7 +37,8 @@ def test_no_bug_of_minimax_is_named_from_boards_it_changed(tmp_path):
 def test_a_board_that_result_changed_under_minimax_is_said_to_be_results_doing():
     """result places the mark on the board it is given, so minimax's boards change too: the
     report names result and how to mend it, and tells nothing to change in minimax (with a
-    right result put in its place, minimax leaves its boards alone), in --json and in text."""
+    right result put in its place, minimax leaves its boards alone), in --json and in text; the
+    exceptions result then raises on those boards are said to follow from it."""
     code, report = graded_json(STUDENTS / "result_mutates.py")
     changed = [f for f in report["functions"]["minimax"]["failures"] if f["kind"] == "changed the board"]
     assert code == 1 and report["fix_first"] == "result" and changed
@@ -47,8 +49,12 @@ def test_a_board_that_result_changed_under_minimax_is_said_to_be_results_doing()
         said = f"minimax's board changed, but by your result: {marks}"
         assert failure["why"].startswith(said) and "undo each move" not in failure["why"], failure
         assert "In result, return a new board: copy the board (copy.deepcopy(board))" in failure["why"]
+    raised = [f for f in report["functions"]["minimax"]["failures"] if f["kind"] == "exceptions"]
+    after = "it raised an exception (the board had been changed by your result earlier in the same search)"
+    assert raised and all(f["why"] == after and "not a valid action" in f["got"] for f in raised), raised
     code, out = graded(STUDENTS / "result_mutates.py", "--only", "minimax")
     assert code == 1 and "minimax's board changed, but by your result: " in out and "undo each move" not in out
+    assert f"    why       {after}" in out
     assert "minimax needs no change for this" in out
 
 
@@ -155,3 +161,9 @@ def test_who_was_to_move_is_counted_from_wrong_answers_only():
     assert not on_o_only(tally)
     tally.record(Failure("X........", None, wrong, (1, 1)))
     assert on_o_only(tally)
+
+
+def test_fix_first_is_said_in_the_number_of_its_callers():
+    one, many = Fix("result", ("minimax",), 5, 5, True), Fix("winner", ("terminal", "utility"), 7, 7, True)
+    assert "result put in place of yours, minimax, which calls it, pass all 5 checks it failed." in fix_words(one)
+    assert "terminal and utility, which call it, pass all 7 checks they failed." in fix_words(many)

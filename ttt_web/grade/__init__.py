@@ -2,11 +2,12 @@
 
     python3 -m ttt_web.grade PATH/TO/tictactoe.py [--only minimax] [--python python3] [--json]
     python3 grader.pyz PATH/TO/tictactoe.py  (the same, downloaded from the site's /learn/grader.pyz)
-    python3 grader.pyz FOLDER_OR_FILES... --csv OUT [--jobs N]  (a class: a row per file, then a summary)
+    python3 grader.pyz FOLDER_OR_FILES... --csv OUT [--jobs N]  (a class: a row per file, then a summary;
+        a folder's .py files and each tictactoe.py in its subfolders, such as alice/tictactoe.py)
 
 The student's code runs in a child process, never in the web server, one call at a time
 under a time limit scaled to the machine, the whole run under a bound. Standard library
-only. The exit status is 0 only when every check passes, 2 when the file does not load.
+only. The exit status is 0 only when every check passes, 2 when the file does not load (or a batch finds no file).
 """
 
 from __future__ import annotations
@@ -43,7 +44,11 @@ def parser(site: str = SITE) -> argparse.ArgumentParser:
     prog = f"python3 {os.path.basename(sys.argv[0])}" if sys.argv[0].endswith(".pyz") else "python -m ttt_web.grade"
     parse = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     parse.add_argument(
-        "paths", nargs="+", metavar="path", help="the student's tictactoe.py (or many files or folders: a batch)"
+        "paths",
+        nargs="+",
+        metavar="path",
+        help="the student's tictactoe.py (or many files or folders: a batch; a folder's .py files "
+        "and each tictactoe.py in its subfolders, such as alice/tictactoe.py)",
     )
     parse.add_argument("--only", choices=FUNCTIONS, help="check this one function only")
     parse.add_argument("--python", default=sys.executable, help="the Python that runs the file (default: this one)")

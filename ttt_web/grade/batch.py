@@ -23,27 +23,46 @@ from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
 from statistics import median
 
-from .checks import FUNCTIONS
+from .checks import FUNCTIONS, INVALID, VALID, checks
 from .pace import Pace, duration
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the folder ttt_web is in (from a clone)
 SPARE_SECONDS = 900  # beyond --total-seconds: loading, and the failed checks run again after the run
 COLUMNS = ("file", "loaded", "passed", "wall_seconds", "processor_seconds", *FUNCTIONS, "bugs", "fix_first", "error")
+NOTHING_FOUND = (
+    "No file to grade in {}: a folder is searched for the .py files directly in it and for each "
+    "tictactoe.py in its subfolders (such as alice/tictactoe.py)."
+)
 WORKING_FOLDER = re.compile(re.escape(os.path.join(tempfile.gettempdir(), "grader-")) + r"[^/\s'\"]*")
 
 
+STUDENT_FILE = "tictactoe.py"  # CS50's name: each student's file in a folder of its own
+
+
 def files_in(paths: list[str]) -> list[str]:
-    """The .py files named, and those in the folders named (not their subfolders), sorted."""
+    """The .py files named; in each folder named, every .py directly in it and every
+    tictactoe.py in its subfolders, at any depth (hidden folders and __pycache__ left out);
+    each folder's sorted."""
     found = []
     for path in map(Path, paths):
-        found += sorted(str(p) for p in path.glob("*.py")) if path.is_dir() else [str(path)]
+        found += sorted(map(str, in_folder(path))) if path.is_dir() else [str(path)]
     return found
 
 
-def batch_folder(paths: list[str]) -> str:
-    """The folder the files are shown relative to: the one folder they are all in, or the
-    deepest folder that holds them all."""
-    return os.path.commonpath([os.path.dirname(os.path.abspath(p)) for p in paths]) if paths else os.getcwd()
+def in_folder(folder: Path) -> Iterator[Path]:
+    """The .py files directly in `folder`, and each tictactoe.py below it (see files_in)."""
+    for parent, folders, names in os.walk(folder):
+        folders[:] = [f for f in folders if not f.startswith(".") and f != "__pycache__"]
+        at_top = Path(parent) == folder
+        yield from (Path(parent, n) for n in names if n.endswith(".py") and (at_top or n == STUDENT_FILE))
+
+
+def batch_folder(paths: list[str], files: list[str]) -> str:
+    """The folder the files are shown relative to: the deepest folder that holds the folders
+    named (a student's row then says alice/tictactoe.py) and the files found."""
+    places = [os.path.abspath(p) for p in paths if os.path.isdir(p)]
+    places += [os.path.dirname(os.path.abspath(p)) for p in files]
+    return os.path.commonpath(places) if places else os.getcwd()
 
 
 def relative(text: str, folder: str) -> str:
@@ -190,9 +209,12 @@ def summary(reports: list[dict]) -> list[tuple[str, int]]:
 
 def batch(args: argparse.Namespace) -> int:
     """Grade every file; the CSV to `args.csv` (a row written as each file in order is done),
-    the JSON or the summary to stdout. Exit 0 when every file passes."""
+    the JSON or the summary to stdout. Exit 0 when every file passes, 2 when there is none."""
     paths = files_in(args.paths)
-    pace = Pace(len(paths), max(1, args.jobs), batch_folder(paths), shown=sys.stderr.isatty())
+    if not paths:
+        print(NOTHING_FOUND.format(" ".join(args.paths)), file=sys.stderr)
+        return 2
+    pace = Pace(len(paths), max(1, args.jobs), batch_folder(args.paths, paths), shown=sys.stderr.isatty())
     reports = []
     with open(args.csv, "w", newline="") if args.csv else open(os.devnull, "w") as out:
         writer = csv.DictWriter(out, fieldnames=COLUMNS)
@@ -219,6 +241,7 @@ def summary_text(reports: list[dict], common: list[tuple[str, int]], pace: Pace)
         f"{len(reports)} files graded: {passed} passed every check; median {median(walls):.0f} s, "
         f"longest {max(walls):.0f} s.",
         *seconds_said(reports, pace),
+        *columns_said(reports),
     ]
     lines += ["", "Bugs, by the number of files that show them:"] if common else []
     lines += [f"  {n:>4}  {bug}" for bug, n in common]
@@ -240,3 +263,19 @@ def seconds_said(reports: list[dict], pace: Pace) -> list[str]:
         "processor_seconds: the processor time its grader and its processes used, which waiting does not stretch "
         f"(median {median(processor):.1f} s, {sum(processor):.0f} s in all).",
     ]
+
+
+def columns_said(reports: list[dict]) -> list[str]:
+    """What an empty fix_first means, and what result's "of N" counts (when it was checked)."""
+    said = [
+        "fix_first: the function whose right version, put in place of the student's, made its callers' failed "
+        "checks pass; empty when no failure was found to come from another function (or none failed)."
+    ]
+    if any("result" in r.get("functions", {}) for r in reports):
+        parts = Counter(check.part for check in checks("result"))
+        valid, invalid, total = parts[VALID], parts[INVALID], sum(parts.values())
+        said.append(
+            f'result\'s "of {total:,}" counts its checks on valid moves ({valid:,}: each empty cell of each '
+            f"unfinished position) and on invalid ones ({invalid:,}: a taken cell, cells off the board), together."
+        )
+    return said

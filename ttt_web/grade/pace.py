@@ -38,9 +38,9 @@ def verdict(report: dict) -> str:
 def time_left(walls: list[float], running: list[float], waiting: int, jobs: int) -> float:
     """How long the rest of a batch takes, from the wall-clock seconds of the files done: each
     file still running (`running`: how long it has run) takes as long again as the median of
-    the files done that ran longer (or, when none did, as long again as it has run), each
-    waiting file the median of all; each of the `jobs` places takes the next waiting file as
-    soon as it is free."""
+    the files done that ran longer (none, when none did: its rest is unknown, so the time is
+    a lower bound, see left_said), each waiting file the median of all; each of the `jobs`
+    places takes the next waiting file as soon as it is free."""
     typical = median(walls)
     places = [rest(walls, ran) for ran in running]
     places += [0.0] * max(0, jobs - len(places))
@@ -53,7 +53,25 @@ def time_left(walls: list[float], running: list[float], waiting: int, jobs: int)
 def rest(walls: list[float], ran: float) -> float:
     """How much longer a file that has run `ran` seconds will take (see time_left)."""
     longer = [wall - ran for wall in walls if wall > ran]
-    return median(longer) if longer else ran
+    return median(longer) if longer else 0.0
+
+
+def left_said(walls: list[float], running: list[float], waiting: int, jobs: int) -> str:
+    """The time left, as the status says it: about how long (time_left) while every file
+    running is within the files done; at least how long while some have run longer than any
+    done (their rest unknown); for the last file, only how long it has run."""
+    if not walls:
+        return "the time left is foreseen once a file is done"
+    outrun = [ran for ran in running if ran >= max(walls)]
+    if not outrun:
+        return f"about {duration(time_left(walls, running, waiting, jobs))} left"
+    longest, files = duration(max(outrun)), f"file{'s' if len(outrun) > 1 else ''}"
+    if waiting == 0 and len(running) == 1:
+        return f"the last file, running for {longest}, longer than any file done"
+    if waiting == 0 and len(outrun) == len(running):
+        return f"the last {len(running)} files, running longer than any file done (the longest for {longest})"
+    at_least = duration(time_left(walls, running, waiting, jobs))
+    return f"at least {at_least} left ({len(outrun)} {files} running longer than any file done, up to {longest})"
 
 
 class Pace:
@@ -92,30 +110,20 @@ class Pace:
             if self.shown:
                 line = f"{len(self.walls)}/{self.files} {report['file']}: {verdict(report)}, "
                 line += f"{report['wall_seconds']:.0f} s ({report.get('processor_seconds', 0):.0f} s of processor time)"
-                self.draw(line + "\n")
-
-    def left(self) -> float | None:
-        """About how long the rest takes (time_left); None before the first file is done."""
-        with self.lock:
-            if not self.walls:
-                return None
-            now = time.monotonic()
-            running = [now - since for since in self.running.values()]
-            waiting = self.files - len(self.walls) - len(running)
-            return time_left(self.walls, running, waiting, self.jobs)
+                self.draw(line + "\n" + self.status())  # the status at once, not at the next redrawing
 
     def status(self) -> str:
-        left = self.left()
-        said = f"{len(self.walls)} of {self.files} files graded in {duration(self.elapsed())}"
-        if left is None:
-            return f"{said}; the time left is foreseen once a file is done"
-        return f"{said}; about {duration(left)} left"
+        """How many files are done and the time left (the lock held)."""
+        now = time.monotonic()
+        running = [now - since for since in self.running.values()]
+        waiting = self.files - len(self.walls) - len(running)
+        left = left_said(self.walls, running, waiting, self.jobs)
+        return f"{len(self.walls)} of {self.files} files graded in {duration(self.elapsed())}; {left}"
 
     def show(self) -> None:
         if self.shown:
-            status = self.status()
             with self.lock:
-                self.draw(status)
+                self.draw(self.status())
 
     def draw(self, text: str) -> None:
         """`text` in place of the status line (the lock held)."""

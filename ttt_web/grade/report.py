@@ -121,9 +121,13 @@ class Tally:
 
     def changed_by(self, name: str) -> None:
         """The failures where the board given changed, said to be `name`'s doing: with a right
-        `name` put in place of the student's, the board was left as it was (fixes.board_changer)."""
+        `name` put in place of the student's, the board was left as it was (fixes.board_changer);
+        and the exceptions raised after the board had changed, said to follow from it."""
 
         def said(f: Failure) -> Failure:
+            if f.wrong.kind == EXCEPTIONS and f.wrong.changed:
+                why = f"{f.wrong.why} (the board had been changed by your {name} earlier in the same search)"
+                return replace(f, wrong=replace(f.wrong, why=why))
             why = changed_by_words(f.position, f.wrong.became, self.name, name)
             return replace(f, wrong=replace(f.wrong, why=why)) if f.wrong.kind == CHANGED_BOARD else f
 

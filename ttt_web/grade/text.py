@@ -216,15 +216,15 @@ def fix_words(fix) -> str:
     """What putting one function right was seen to do (fixes.py)."""
     callers = " and ".join([", ".join(fix.callers[:-1]), fix.callers[-1]] if len(fix.callers) > 1 else fix.callers)
     if fix.remade == fix.failed:
-        passed = f"all {fix.failed:,} checks they failed"
+        passed = f"all {fix.failed:,} checks {'they' if len(fix.callers) > 1 else 'it'} failed"
     else:
         how = "a sample" if fix.complete else "as many as the time allowed"
         passed = (
             f"every one of {fix.remade:,} failed checks made again ({how}, spread over all {fix.failed:,} they failed)"
         )
-    return (
-        f"Fix {fix.name} first: with a right {fix.name} put in place of yours, {callers}, which call it, pass {passed}."
-    )
+    call = "call" if len(fix.callers) > 1 else "calls"
+    put = f"with a right {fix.name} put in place of yours"
+    return f"Fix {fix.name} first: {put}, {callers}, which {call} it, pass {passed}."
 
 
 def standing(tallies: dict[str, Tally]) -> dict[str, list[str]]:

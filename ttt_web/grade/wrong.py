@@ -3,7 +3,7 @@ with a call whatever the function (`failed`), and answers drawn as Python prints
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeGuard
 
 TIMEOUT = "ran over the time limit"
@@ -28,6 +28,7 @@ class Wrong:
     kind: str = "wrong answers"
     where: tuple = ()  # frames in the student's file, for an exception or a stop
     became: str = ""  # a board the call changed, as it became (9 characters: X, O, .), when it is a board
+    changed: bool = False  # an exception raised after the call had changed the board it was given
     measured: str = ""  # what was measured on this machine beside it: not of the file, so kept out of `why`
 
 
@@ -51,7 +52,7 @@ def failed(reply: dict, expected: str = "an answer", position: str = "", functio
         why = "something wrote to the grader's reply channel: a file that tampers with the grader proves nothing"
         return Wrong(expected, reply["invalid"], why, "broken replies")
     if "raised" in reply:
-        return raised(reply, expected)
+        return replace(raised(reply, expected), changed=bool(reply.get("changed")))
     if reply.get("changed"):
         became = reply.get("became")
         got = f"the board changed to {shown(became)}" if is_board(became) else "the board changed"
