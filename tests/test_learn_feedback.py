@@ -96,8 +96,9 @@ def test_a_count_is_read_with_a_plus_or_either_minus_and_text_is_refused_by_name
     assert {a["data-right"] for a in answers_of(page).values()} == {"true"}
     page = shown(client, f"/learn/step/1?check=1&positions={MINUS}3&leaves=abc")
     graded = answers_of(page)
-    assert f"{MINUS}3 is too few" in graded["positions"]["text"]
-    assert "“abc” is not a whole number" in graded["leaves"]["text"] and "+1" in graded["leaves"]["text"]
+    assert "a count cannot be negative" in graded["positions"]["text"] and "too few" not in graded["positions"]["text"]
+    assert "“abc” is not a whole number" in graded["leaves"]["text"] and "like 12" in graded["leaves"]["text"]
+    assert "+1" not in graded["leaves"]["text"] and "sign" not in graded["leaves"]["text"]  # advice for counts
 
 
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
