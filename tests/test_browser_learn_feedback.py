@@ -154,3 +154,16 @@ def test_the_students_answer_is_named_in_the_first_screen(browser, live_server, 
         assert_accessible(page)
     page.screenshot(path=SHOTS / f"explore-student-{width}x{height}-{named(javascript)}.png")
     page.context.close()
+
+
+@JS
+def test_step_ones_labels_stay_on_the_line_of_their_boxes_on_a_phone(browser, live_server, javascript):
+    page = context_for(browser, live_server, javascript, 360, 740).new_page()
+    page.goto("/learn/step/1")
+    for box in ("tree-positions", "tree-leaves"):
+        label = page.locator(f"label[for='{box}']").bounding_box()
+        field = page.locator(f"#{box}").bounding_box()
+        assert field["y"] <= label["y"] + label["height"] / 2 <= field["y"] + field["height"], (box, label, field)
+        assert label["x"] + label["width"] <= field["x"], (box, label, field)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.context.close()
