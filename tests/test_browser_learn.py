@@ -76,6 +76,9 @@ def test_practice_graded_in_the_browser(page: Page):
     page.fill("input[name='v-2']", "14")
     click_through(page.locator("#drill-form button"))
     expect(page.locator("#drill-score")).to_have_attribute("data-right", "3")
+    expect(page.locator("#why")).to_have_count(0)  # what is wrong, not yet the answer
+    expect(page.locator("input[name='v-2']")).to_have_value("14")
+    click_through(page.locator("#show-answers"))
     expect(page.locator("#why li")).to_have_text(
         "D is MIN: it takes the smallest of its children's values, MIN(14, 5, 2) = 2."
     )
@@ -92,6 +95,8 @@ def test_pruning_graded_in_the_browser(page: Page):
     page.check("input[name='cut-11']")
     click_through(page.locator("#drill-form button"))
     expect(page.locator("#drill-score")).to_have_attribute("data-right", "11")
+    expect(page.locator("input[name='cut-11']")).to_be_checked()
+    click_through(page.locator("#show-answers"))
     expect(page.locator("li.decides")).to_have_attribute("data-path", "1")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert_accessible(page)

@@ -78,6 +78,28 @@ def test_a_value_box_takes_plus_and_minus_and_text_is_refused_by_name(browser, l
     page.fill("input[name='v-2']", "-2")
     click_through(page.locator("#drill-form button"))
     expect(page.locator("#drill-score")).to_have_attribute("data-right", "2")  # C is 2, not −2
+    expect(page.locator("#why")).to_have_count(0)  # marked wrong, the right value not yet shown
+    expect(page.locator("input[name='v-2']")).to_have_value("-2")
+    if javascript:
+        assert_accessible(page)
+    page.fill("input[name='v-2']", "2")
+    click_through(page.locator("#drill-form button"))  # Check again
+    expect(page.locator("#drill-score")).to_have_attribute("data-right", "3")
+    page.context.close()
+
+
+@JS
+def test_a_drills_answers_are_shown_only_when_asked(browser, live_server, javascript):
+    page = context_for(browser, live_server, javascript).new_page()
+    page.goto(f"/learn/practice/prune?tree={TREE}&check=1&cut-0=on")
+    expect(page.locator("#why")).to_have_count(0)
+    expect(page.locator("input[name='cut-0']")).to_be_checked()
+    click_through(page.locator("#show-answers"))
+    expect(page.locator("#why li")).to_have_count(3)  # B ticked, C's last two left unticked
+    expect(page.locator("li.tree-node[data-path='0'] > .node-line .edge-text")).to_contain_text("searched (not pruned)")
+    if javascript:
+        assert_accessible(page)
+    page.screenshot(path=SHOTS / f"learn-prune-shown-360x740-{named(javascript)}.png", full_page=True)
     page.context.close()
 
 
@@ -153,4 +175,17 @@ def test_the_students_answer_is_named_in_the_first_screen(browser, live_server, 
     if javascript:
         assert_accessible(page)
     page.screenshot(path=SHOTS / f"explore-student-{width}x{height}-{named(javascript)}.png")
+    page.context.close()
+
+
+@JS
+def test_step_ones_labels_stay_on_the_line_of_their_boxes_on_a_phone(browser, live_server, javascript):
+    page = context_for(browser, live_server, javascript, 360, 740).new_page()
+    page.goto("/learn/step/1")
+    for box in ("tree-positions", "tree-leaves"):
+        label = page.locator(f"label[for='{box}']").bounding_box()
+        field = page.locator(f"#{box}").bounding_box()
+        assert field["y"] <= label["y"] + label["height"] / 2 <= field["y"] + field["height"], (box, label, field)
+        assert label["x"] + label["width"] <= field["x"], (box, label, field)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.context.close()

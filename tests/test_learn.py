@@ -340,6 +340,15 @@ def test_backing_up_is_graded_and_a_wrong_node_shows_its_children(client):
     answers = {"v-root": "3", "v-0": "3", "v-1": "2", "v-2": "14"}
     shown = Page(client.get("/learn/practice/backup", query_string={"check": "1", "tree": tree, **answers}).text)
     assert shown["drill-score"].attrs["data-right"] == "3"
+    assert shown.root.by_id("why") is None and "MIN(" not in shown.html and "→" not in shown.html  # not yet
+    marked = {li.attrs["data-path"]: li for li in shown["tree"].iter("li") if "data-path" in li.attrs}
+    assert [p for p, li in marked.items() if head_span(li, "answer wrong") is not None] == ["2"]
+    boxes = {
+        i.attrs["name"]: i.attrs.get("value") for i in shown["drill-form"].iter("input") if "v-" in i.attrs["name"]
+    }
+    assert boxes == answers  # kept in the form for another try
+    shown = Page(client.get(shown["show-answers"].attrs["href"]).text)
+    assert shown["drill-score"].attrs["data-right"] == "3"
     assert [li.attrs["data-path"] for li in shown["why"].iter("li")] == ["2"]
     assert "MIN(14, 5, 2) = 2" in shown["why"].text
     right = {**answers, "v-2": "2"}
@@ -356,7 +365,13 @@ def test_pruning_is_graded_against_the_independent_alphabeta(client):
     ticked = {f"cut-{p}": "on" for p in never}
     shown = Page(client.get("/learn/practice/prune", query_string={"check": "1", "tree": tree, **ticked}).text)
     assert shown["drill-score"].attrs["data-right"] == shown["drill-score"].attrs["data-asked"] == "12"
-    shown = Page(client.get("/learn/practice/prune", query_string={"check": "1", "tree": tree, "cut-11": "on"}).text)
+    asked = {"check": "1", "tree": tree, "cut-11": "on"}
+    shown = Page(client.get("/learn/practice/prune", query_string=asked).text)
+    assert shown["drill-score"].attrs["data-right"] == "11"
+    assert shown.root.by_id("why") is None and "2 ≤ α" not in shown.html and "returns" not in shown.html  # not yet
+    ticked = [i.attrs["name"] for i in shown["drill-form"].iter("input") if "checked" in i.attrs]
+    assert ticked == ["cut-11"]  # kept in the form for another try
+    shown = Page(client.get("/learn/practice/prune", query_string={**asked, "show": "1"}).text)
     assert shown["drill-score"].attrs["data-right"] == "11"
     assert "2 ≤ α = 3" in shown["why"].text
     framed = [li.attrs["data-path"] for li in shown["tree"].iter("li") if "decides" in li.attrs["class"]]
@@ -379,7 +394,8 @@ def test_each_checked_branch_says_whether_it_was_searched_or_pruned(client):
     tree = "((3,12,8),(2,4,6),(14,5,2))"  # alpha-beta prunes C's last two leaves, 11 and 12
     shown = Page(
         client.get(
-            "/learn/practice/prune", query_string={"check": "1", "tree": tree, "cut-11": "on", "cut-0": "on"}
+            "/learn/practice/prune",
+            query_string={"check": "1", "tree": tree, "cut-11": "on", "cut-0": "on", "show": "1"},
         ).text
     )
     said = {

@@ -96,8 +96,9 @@ def test_a_count_is_read_with_a_plus_or_either_minus_and_text_is_refused_by_name
     assert {a["data-right"] for a in answers_of(page).values()} == {"true"}
     page = shown(client, f"/learn/step/1?check=1&positions={MINUS}3&leaves=abc")
     graded = answers_of(page)
-    assert f"{MINUS}3 is too few" in graded["positions"]["text"]
-    assert "“abc” is not a whole number" in graded["leaves"]["text"] and "+1" in graded["leaves"]["text"]
+    assert "a count cannot be negative" in graded["positions"]["text"] and "too few" not in graded["positions"]["text"]
+    assert "“abc” is not a whole number" in graded["leaves"]["text"] and "like 12" in graded["leaves"]["text"]
+    assert "+1" not in graded["leaves"]["text"] and "sign" not in graded["leaves"]["text"]  # advice for counts
 
 
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
@@ -250,6 +251,13 @@ def test_a_step_past_the_end_of_a_trace_links_its_last_step_its_first_and_the_pa
         assert f"steps 1 to {last}" in page["lost-description"].text
         assert "Back to your game" not in page.html
     assert shown(client, f"/learn/trace/X.O.X.O..?step={last}").root.by_id("trace") is not None
+    for typed in ("-3", "abc", "1.5"):  # no whole number: the same links, and what a step is
+        page = shown(client, f"/learn/trace/X.O.X.O..?step={typed}", 400)
+        assert f"/learn/trace/X.O.X.O..?step={last}" in hrefs_in(page) and "/learn/" in hrefs_in(page)
+        assert f"“{typed}” is not a step of this trace" in page["lost-description"].text
+        assert f"steps are whole numbers, 1 to {last}" in page["lost-description"].text
+    page = shown(client, "/learn/alphabeta/X.O.X.O..?call=-1", 400)
+    assert "calls are whole numbers" in page["lost-description"].text and len(hrefs_in(page)) == 3
     pruned = len(list(tracer.trace("X.O.X.O..", True)))
     calls_made = sum(1 for s in tracer.trace("X.O.X.O..", True) if s[0] == "test")
     page = shown(client, f"/learn/alphabeta/X.O.X.O..?call={calls_made + 1}", 404)

@@ -50,7 +50,7 @@ def test_the_path_is_the_lectures_order_one_page_each_with_an_exercise_and_next(
     page = shown(client, "/learn/")
     items = list(page["path"].iter("li"))
     assert [next(li.iter("a")).text for li in items] == LECTURE
-    assert "No step done yet" in page["progress"].text
+    assert "No step visited yet" in page["progress"].text
     for number, title in enumerate(LECTURE, 1):
         step = shown(client, f"/learn/step/{number}")
         assert step["step-title"].text == f"{number}. {title}"
@@ -88,14 +88,15 @@ def test_next_marks_a_step_done_in_the_session_and_only_a_post_does(client):
     client.post("/learn/step/3")  # twice counts once
     assert steps_done(client) == (["1", "3"], "2")
     page = shown(client, "/learn/step/3")
-    assert "done" in page["learn-step"].text.split("step 3 of 6")[1][:20]
-    assert "2 of the 6 steps done" in shown(client, "/learn/")["progress"].text
+    assert "visited" in page["learn-step"].text.split("step 3 of 6")[1][:20]
+    assert "2 of 6 steps visited" in shown(client, "/learn/")["progress"].text
     for number in (2, 4, 5):
         client.post(f"/learn/step/{number}")
     last = client.post("/learn/step/6")
     assert last.status_code == 303 and last.headers["Location"] == "/learn/#path"
     page = shown(client, "/learn/")
-    assert page["progress"].attrs["data-done"] == "6" and "the whole path" in page["progress"].text
+    assert page["progress"].attrs["data-done"] == "6" and "6 of 6 steps visited" in page["progress"].text
+    assert "done" not in page["progress"].text and "Well done" not in page.html  # Next is no exercise answered
     assert client.post("/learn/restart").status_code == 303
     assert steps_done(client) == ([], "1")
 

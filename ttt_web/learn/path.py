@@ -164,8 +164,8 @@ def graded(position: str, name: str, given: str) -> TreeAnswer:
     counts = tree_counts(position)
     truth = counts.nodes if name == "positions" else counts.leaves
     read = words.whole_number(given)
-    if read is None:
-        hint = words.not_a_number(given)
+    if read is None or read < 0:
+        hint = words.not_a_count(given, read)
     elif read == truth:
         hint = ""
     else:

@@ -1,6 +1,7 @@
 """Practise the algorithm: back up values through a small MAX/MIN tree node by node, or tick
-the branches alpha-beta prunes; graded at once, with the part of the tree that decides each
-wrong answer. Trees from real positions or abstract ones; plain forms, no session."""
+the branches alpha-beta prunes; graded at once, each answer marked right or wrong and kept for
+another try, the right ones with the part of the tree that decides each only when asked.
+Trees from real positions or abstract ones; plain forms, no session."""
 
 from __future__ import annotations
 
@@ -64,6 +65,7 @@ def page(mode: str, fields, graded: bool = False) -> Response:
         pruned=pruned,
         marks=marks,
         graded=graded,
+        **answers_shown(mode, fields, graded),
         visits={v.path: v for v in visits},
         **verdicts(mode, marks, nodes, values, visits, pruned),
         **form_state(mode, fields, refused),
@@ -82,10 +84,26 @@ def verdicts(mode, marks, nodes, values, visits, pruned) -> dict:
     }
 
 
+def answers_shown(mode: str, fields, graded: bool) -> dict:
+    """Whether a check shows the right answers and why (only when `show` asks, as step 1 does),
+    else the link that shows them: at first each answer is only marked right or wrong."""
+    shown = graded and "show" in fields
+    return {"show_answers": shown, "show_link": answers_link(mode, fields) if graded and not shown else ""}
+
+
+def answers_link(mode: str, fields) -> str:
+    """This check again, with the right answers and what decides each wrong one shown."""
+    kept = {
+        k: v for k, v in fields.items() if k in ("check", "from", "position", "tree") or k.startswith(("v-", "cut-"))
+    }
+    return url_for("learn.drill.ask", mode=mode, **kept, show=1) + "#drill-score"
+
+
 def form_state(mode: str, fields, refused: dict[str, str]) -> dict:
     """What the form keeps (the boxes as typed, those refused and why) and its way on along the path."""
     return {
         "typed": {k: v[:9] for k, v in fields.items() if k.startswith("v-")},
+        "ticked": {k for k, v in fields.items() if k.startswith("cut-") and v == "on"},
         "refused": refused,
         "accepted": words.ACCEPTED,
         "from_path": from_path(),

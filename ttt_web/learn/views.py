@@ -66,12 +66,12 @@ def traced(text: str, pruning: bool):
     endpoint = "learn.alphabeta" if pruning else "learn.trace"
     steps, calls = core_trace.total(text, pruning)
     if "call" in request.args:
-        call = whole(request.args["call"])
+        call = trace_number(request.args["call"], text, endpoint, steps, "call", calls)
         if not 1 <= call <= calls:
             abort(past_end(text, endpoint, steps, "call", call, calls))
         number = core_trace.step_of_call(text, call, pruning)
         return redirect(url_for(endpoint, text=text, step=str(number)), 303)
-    number = whole(request.args.get("step", "1"))
+    number = trace_number(request.args.get("step", "1"), text, endpoint, steps, "step", steps)
     if not 1 <= number <= steps:
         abort(past_end(text, endpoint, steps, "step", number, steps))
     step = core_trace.step(text, number, pruning)
@@ -178,15 +178,28 @@ def checked(text: str) -> str:
     return text
 
 
+def trace_number(typed: str, text: str, endpoint: str, steps: int, kind: str, last: int) -> int:
+    """A step or call (`kind`) of a trace as the address gives it; if it is no whole number, the
+    page that says so, with the same links as for one past the end."""
+    if not typed.isdigit() or len(typed) > 9:
+        said = f"“{typed[:20]}” is not a {kind} of this trace: its {kind}s are whole numbers, 1 to {last:,}."
+        abort(lost(400, f"Not a {kind} number", said, trace_links(text, endpoint, steps)))
+    return int(typed)
+
+
 def past_end(text: str, endpoint: str, steps: int, kind: str, asked: int, last: int) -> Response:
     """The page for a step or call (`kind`) outside a trace: its last step, its first, the path."""
-    links = [
+    said = f"There is no {kind} {asked:,} in this trace: it has {kind}s 1 to {last:,}."
+    return lost(404, f"No such {kind} in this trace", said, trace_links(text, endpoint, steps))
+
+
+def trace_links(text: str, endpoint: str, steps: int) -> list[tuple[str, str]]:
+    """What helps from an address outside a trace: its last step, its first, the path."""
+    return [
         (f"The last step, {steps:,}", url_for(endpoint, text=text, step=steps)),
         ("The first step", url_for(endpoint, text=text, step=1)),
         ("For students: the path", url_for("learn.index")),
     ]
-    said = f"There is no {kind} {asked:,} in this trace: it has {kind}s 1 to {last:,}."
-    return lost(404, f"No such {kind} in this trace", said, links)
 
 
 def lost(status: int, heading: str, said: str, links: list[tuple[str, str]]) -> Response:

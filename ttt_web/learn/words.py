@@ -43,6 +43,15 @@ def not_a_number(text: str) -> str:
     return f"“{text.strip()}” is not a whole number: type {ACCEPTED}."
 
 
+def not_a_count(text: str, read: int | None) -> str:
+    """What a count's box holds that is no count (text, or a negative number), and what it takes."""
+    if read is not None:
+        return f"{number(read)} is no count: a count cannot be negative. Type a whole number, like 12."
+    if not text.strip():
+        return "This box is empty: type a whole number, like 12."
+    return f"“{text.strip()}” is not a whole number: type one, like 12."
+
+
 def action(act: tuple[int, int] | None) -> str:
     """An action as the assignment writes it, with the cell's name: "(1, 2) c2"."""
     if act is None:
