@@ -28,6 +28,21 @@ def is_over(pos: str) -> bool:
     return won_by(pos) is not None or "." not in pos
 
 
+def unreachable_reason(pos: str) -> str:
+    """What no game reaching `pos` comes down to, worked out from counts and lines (for a board
+    not in `reachable()`)."""
+    xs, os_ = pos.count("X"), pos.count("O")
+    x_line = won_by(pos.replace("O", ".")) == "X"
+    o_line = won_by(pos.replace("X", ".")) == "O"
+    if os_ > xs:
+        return "O has more marks than X"
+    if xs > os_ + 1:
+        return "more marks than O"
+    if x_line and o_line:
+        return "Both X and O have three in a row"
+    return "X has three in a row, but O has as many marks" if x_line else "O has three in a row, but X has a mark more"
+
+
 def children(pos: str) -> dict[int, str]:
     mark = to_move(pos)
     return {i: pos[:i] + mark + pos[i + 1 :] for i, c in enumerate(pos) if c == "."}

@@ -12,7 +12,7 @@ from functools import cache
 import pytest
 
 from tests import depthlimit, tracer
-from tests.judge import calls, children, is_over, reachable, to_move, value, won_by
+from tests.judge import calls, children, is_over, reachable, to_move, unreachable_reason, value
 from tests.page import Page
 from ttt_web.core import pasted
 
@@ -281,20 +281,6 @@ def plain_explorer_steps(pos: str) -> int:
     return sum(1 if is_over(p) else 2 for p in calls(pos))
 
 
-def reason(pos: str) -> str:
-    """What no game reaching `pos` comes down to, worked out here from counts and lines."""
-    xs, os_ = pos.count("X"), pos.count("O")
-    x_line = won_by(pos.replace("O", ".")) == "X"
-    o_line = won_by(pos.replace("X", ".")) == "O"
-    if os_ > xs:
-        return "O has more marks than X"
-    if xs > os_ + 1:
-        return "more marks than O"
-    if x_line and o_line:
-        return "Both X and O have three in a row"
-    return "X has three in a row, but O has as many marks" if x_line else "O has three in a row, but X has a mark more"
-
-
 UNREACHABLE = [board for board in map("".join, itertools.product("XO.", repeat=9)) if board not in REACHABLE]
 
 
@@ -305,7 +291,7 @@ def test_a_board_no_game_reaches_says_why_in_every_form_and_address(client):
     picked += random.Random(8).sample(UNREACHABLE, 20)
     for pos in picked:
         why = pasted.unreachable(pos)
-        assert why and reason(pos) in why, pos
+        assert why and unreachable_reason(pos) in why, pos
         counts = f"{number_word(pos.count('X'))} X and {number_word(pos.count('O'))} O"
         assert counts in why or "Both" in why, (pos, why)
         forms = {
