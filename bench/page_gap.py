@@ -52,12 +52,7 @@ def main() -> None:
     parser.add_argument("--redis", action="store_true", help="on a Redis server of its own, not SQLite")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
-        config = {"SECRET_KEY": "gap", "DATABASE": tmp + "/ttt.sqlite3"}
-        if args.redis:
-            redis = servers.RedisServer(Path(tmp) / "redis", fsync="everysec").start()
-            stack.callback(redis.stop)
-            config["REDIS_URL"] = redis.url
-        game, floor = clients(config)
+        game, floor = clients(store_config(tmp, stack, args.redis, "gap"))
         cpu = {name: [] for name in ("game", "floor", "unkept")}
         for _ in range(7):
             for name, client, before in (("game", game, None), ("floor", floor, None), ("unkept", game, forget)):
@@ -78,6 +73,16 @@ def main() -> None:
 def forget() -> None:
     """Forget every game kept decoded and what the page worked out of it."""
     stored_games.decoded.cache_clear()
+
+
+def store_config(tmp: str, stack: contextlib.ExitStack, redis: bool, secret: str) -> dict:
+    """The app's config: SQLite in `tmp`, or with `redis` a Redis server of its own, stopped with `stack`."""
+    config = {"SECRET_KEY": secret, "DATABASE": tmp + "/ttt.sqlite3"}
+    if redis:
+        server = servers.RedisServer(Path(tmp) / "redis", fsync="everysec").start()
+        stack.callback(server.stop)
+        config["REDIS_URL"] = server.url
+    return config
 
 
 def clients(config: dict):

@@ -59,17 +59,10 @@ def counted(args: argparse.Namespace) -> None:
 
     monkey.patch_all()  # as gunicorn's gevent worker does before it loads the app
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from page_gap import clients  # bench/, the directory of this script
-
-    from tests import servers
+    from page_gap import clients, store_config  # bench/, the directory of this script
 
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
-        config = {"SECRET_KEY": "count", "DATABASE": tmp + "/ttt.sqlite3"}
-        if args.redis:
-            redis = servers.RedisServer(Path(tmp) / "redis", fsync="everysec").start()
-            stack.callback(redis.stop)
-            config["REDIS_URL"] = redis.url
-        game, floor = clients(config)
+        game, floor = clients(store_config(tmp, stack, args.redis, "count"))
         page, bottom = count(game, args.calls), count(floor, args.calls)
         print(f"instructions per page: the game's {page / 1e3:.0f}k, the page floor's {bottom / 1e3:.0f}k")
         print(f"the game's own work: {(page - bottom) / 1e3:.0f}k, {page / bottom - 1:.1%} more than the floor")
