@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import csv
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -22,32 +21,8 @@ from statistics import median
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.grading import ROOT, STUDENTS
-from tests.test_grade import MUTANTS, QUICK
-from tests.test_grade_batch import ENDS, HANGS
-
-COPIED = ("quick.py", "cs50.py", "max_calls_max.py", "result_mutates.py", "unwritten.py", "raises_always.py")
-
-
-def class_folder(folder: Path) -> Path:
-    """The 20 files of tests/test_grade_batch.py."""
-    folder.mkdir()
-    for student in COPIED:
-        shutil.copy(STUDENTS / student, folder / student)
-    for n, (line, replacement, _, _) in enumerate(MUTANTS.values()):
-        (folder / f"mutant_{n:02}.py").write_text(QUICK.replace(line, replacement))
-    (folder / "hangs.py").write_text(HANGS)
-    (folder / "ends.py").write_text(ENDS)
-    (folder / "wrong_player.py").write_text(
-        QUICK.replace("    pick = max if player(board) == X else min\n", "    pick = max\n")
-    )
-    (folder / "none.py").write_text(
-        QUICK.replace(
-            "    if terminal(board):\n        return None\n    choices",
-            "    if len(actions(board)) == 1:\n        return None\n    choices",
-        )
-    )
-    return folder
+from tests.grading import ROOT
+from tests.test_grade_batch import class_folder
 
 
 def timed(folder: Path, jobs: int, only: str | None) -> str:

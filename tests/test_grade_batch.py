@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -18,18 +19,19 @@ HANGS = "while True:\n    pass\n"  # at import: the file never loads
 ENDS = QUICK.replace("def minimax(board):\n", "def minimax(board):\n    import os\n    os._exit(3)\n")
 
 
-@pytest.mark.server
-def test_a_folder_is_graded_a_row_each_with_a_class_summary(tmp_path):
-    folder = tmp_path / "class"
+COPIED = ("quick.py", "cs50.py", "max_calls_max.py", "result_mutates.py", "unwritten.py", "raises_always.py")
+
+
+def class_folder(folder: Path) -> Path:
+    """A class of 20 files: six students' files, the mutants, a file that never loads, one
+    that ends its process, a minimax that always maximises and one that gives up early."""
     folder.mkdir()
-    correct = {"quick.py", "cs50.py"}
-    for student in ("quick.py", "cs50.py", "max_calls_max.py", "result_mutates.py", "unwritten.py", "raises_always.py"):
+    for student in COPIED:
         shutil.copy(STUDENTS / student, folder / student)
     for n, (line, replacement, _, _) in enumerate(MUTANTS.values()):
         (folder / f"mutant_{n:02}.py").write_text(QUICK.replace(line, replacement))
     (folder / "hangs.py").write_text(HANGS)
     (folder / "ends.py").write_text(ENDS)
-    (folder / "notes.txt").write_text("not a Python file: left out\n")
     (folder / "wrong_player.py").write_text(
         QUICK.replace("    pick = max if player(board) == X else min\n", "    pick = max\n")
     )
@@ -39,6 +41,14 @@ def test_a_folder_is_graded_a_row_each_with_a_class_summary(tmp_path):
             "    if len(actions(board)) == 1:\n        return None\n    choices",
         )
     )
+    return folder
+
+
+@pytest.mark.server
+def test_a_folder_is_graded_a_row_each_with_a_class_summary(tmp_path):
+    folder = class_folder(tmp_path / "class")
+    correct = {"quick.py", "cs50.py"}
+    (folder / "notes.txt").write_text("not a Python file: left out\n")
     out = tmp_path / "class.csv"
     command = [
         sys.executable,
