@@ -26,6 +26,7 @@ from ..core.words import outlook, result_text
 from ..web import cpu_budget
 from ..web.board_view import position_view
 from ..web.caching import public
+from ..web.errors import lost_page
 from ..web.urls import url_for
 from . import pages
 from .model import MINUS, SIGNED, explained
@@ -154,8 +155,7 @@ def past_end(text: str, step: int, steps: int) -> Response:
     ]
     said = f"There is no step {step:,} in this trace: it has steps 1 to {steps:,}."
     heading = "No such step in this trace"
-    page = render_template("learn/lost.html", status=404, heading=heading, description=said, links=links)
-    return Response(page, status=404)
+    return lost_page(404, heading, said, links)
 
 
 def checked(text: str) -> None:

@@ -14,6 +14,7 @@ from ..core.position import EMPTY_BOARD, over
 from ..core.pseudocode import code
 from ..web import cpu_budget
 from ..web.caching import public
+from ..web.errors import lost_page
 from ..web.urls import url_for
 from . import path, practice, words
 
@@ -172,9 +173,9 @@ def checked(text: str) -> str:
         ("For students: the path", url_for("learn.index")),
     ]
     if len(text) != 9 or set(text) - set("XO."):
-        abort(lost(400, "Not a position", POSITION_HELP, forms))
+        abort(lost_page(400, "Not a position", POSITION_HELP, forms))
     if (why := unreachable(text)) is not None:
-        abort(lost(404, "No game of tic-tac-toe reaches that position", why, forms))
+        abort(lost_page(404, "No game of tic-tac-toe reaches that position", why, forms))
     return text
 
 
@@ -183,14 +184,14 @@ def trace_number(typed: str, text: str, endpoint: str, steps: int, kind: str, la
     page that says so, with the same links as for one past the end."""
     if not typed.isdigit() or len(typed) > 9:
         said = f"“{typed[:20]}” is not a {kind} of this trace: its {kind}s are whole numbers, 1 to {last:,}."
-        abort(lost(400, f"Not a {kind} number", said, trace_links(text, endpoint, steps)))
+        abort(lost_page(400, f"Not a {kind} number", said, trace_links(text, endpoint, steps)))
     return int(typed)
 
 
 def past_end(text: str, endpoint: str, steps: int, kind: str, asked: int, last: int) -> Response:
     """The page for a step or call (`kind`) outside a trace: its last step, its first, the path."""
     said = f"There is no {kind} {asked:,} in this trace: it has {kind}s 1 to {last:,}."
-    return lost(404, f"No such {kind} in this trace", said, trace_links(text, endpoint, steps))
+    return lost_page(404, f"No such {kind} in this trace", said, trace_links(text, endpoint, steps))
 
 
 def trace_links(text: str, endpoint: str, steps: int) -> list[tuple[str, str]]:
@@ -200,12 +201,6 @@ def trace_links(text: str, endpoint: str, steps: int) -> list[tuple[str, str]]:
         ("The first step", url_for(endpoint, text=text, step=1)),
         ("For students: the path", url_for("learn.index")),
     ]
-
-
-def lost(status: int, heading: str, said: str, links: list[tuple[str, str]]) -> Response:
-    """An address in the students' pages that holds nothing: what is wrong, and the links that help."""
-    page = render_template("learn/lost.html", status=status, heading=heading, description=said, links=links)
-    return Response(page, status=status)
 
 
 def whole(text: str) -> int:

@@ -24,6 +24,13 @@ class StoreUnavailable(ServiceUnavailable):
         super().__init__(retry_after=RETRY_SECONDS)
 
 
+def lost_page(status: int, heading: str, said: str, links: list[tuple[str, str]]) -> Response:
+    """An address that holds nothing (a trace's step past its last, a board no game reaches):
+    what is wrong, and the links that help from there (text, address)."""
+    page = render_template("lost.html", status=status, heading=heading, description=said, links=links)
+    return Response(page, status=status)
+
+
 class Malformed(BadRequest):
     """A request that breaks the rules of HTTP or of a header (400 with our page)."""
 
