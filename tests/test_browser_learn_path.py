@@ -102,6 +102,7 @@ def test_on_a_phone_the_arrow_keys_step_where_the_student_reads(browser, live_se
     page = context.new_page()
     page.goto("/learn/trace/X.O.X.O..?step=20#now")
     page.locator("#next-by-stack").click()
+    expect(page.locator("#trace")).to_have_attribute("data-step", "21")  # loaded, its keys bound, before any key
     for key, step in [("ArrowRight", 22), ("ArrowRight", 23), ("ArrowLeft", 22), ("ArrowRight", 23)]:
         page.keyboard.press(key)
         expect(page.locator("#trace")).to_have_attribute("data-step", str(step))
