@@ -2,7 +2,7 @@
 button is a tap target of 24x24 px at least, and the line under the score speaks of a round
 that is over as over."""
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Error, Page, expect
 
 from tests.test_browser import SHOTS, assert_accessible, cell, click_through
 from tests.test_browser_rooms import SIZES, invite, join, people  # noqa: F401 (a fixture)
@@ -15,8 +15,16 @@ SMALL = """targets => targets.filter(t => t.getClientRects().length).map(t => {
 
 
 def small_targets(page: Page) -> list:
-    """The links and buttons on the page (or under the fold) smaller than 24x24 px."""
-    return page.eval_on_selector_all(TARGETS, SMALL)
+    """The links and buttons on the page (or under the fold) smaller than 24x24 px. A waiting
+    page without JavaScript reloads itself; a look that a reload cuts short is taken again."""
+    for _ in range(3):
+        try:
+            return page.eval_on_selector_all(TARGETS, SMALL)
+        except Error as error:
+            if "context was destroyed" not in error.message:
+                raise
+            page.wait_for_load_state()
+    raise AssertionError("the page kept reloading while its tap targets were measured")
 
 
 def test_tap_targets_and_the_round_line_through_a_round(people):  # noqa: F811
