@@ -110,7 +110,8 @@ def test_the_verdict_is_in_the_first_screen_at_every_size(browser, live_server, 
 
 
 def test_screenshots_of_the_reviews_the_issue_names(browser, live_server):
-    """Looked at by hand: a game lost to the AI, a resigned room game, names in Cyrillic and Chinese."""
+    """Looked at by hand: a game lost to the AI, a resigned room game, names in Cyrillic and Chinese;
+    each fits the width of the window at every size, its verdict in view."""
     SHOTS.mkdir(exist_ok=True)
     context = browser.new_context(base_url=live_server)
     page = context.new_page()
@@ -119,6 +120,8 @@ def test_screenshots_of_the_reviews_the_issue_names(browser, live_server):
         page.goto(url)
         for size in SIZES:
             page.set_viewport_size(size)
+            assert page.evaluate("document.documentElement.scrollWidth") <= size["width"], (name, size)
+            expect(page.locator("#brief-result")).to_be_in_viewport()
             page.screenshot(path=SHOTS / f"review-{name}-{size['width']}x{size['height']}.png")
     context.close()
 
