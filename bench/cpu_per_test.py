@@ -58,7 +58,7 @@ def group(name: str) -> str:
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_protocol(item, nextitem):
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
     before, started = seconds_by_name(), time.monotonic()
     try:
         return (yield)
