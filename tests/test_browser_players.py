@@ -6,7 +6,6 @@ page on a desktop, a room move drawn at once, the chosen colours, a score after 
 import http.server
 import socketserver
 import threading
-import time
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -232,8 +231,8 @@ def test_what_html_allows_for_back_without_javascript(browser: Browser, experime
         target = page.locator(f"#{how} button" if page.locator(f"#{how} button").count() else f"#{how}")
         for _ in range(4):
             if how == "no-content":
-                target.click()
-                time.sleep(0.3)
+                with page.expect_response(f"{experiment}/nothing"):  # answered, and nothing shown
+                    target.click()
             else:
                 click_through(target)
         added[how] = len(entries(page)) - before
