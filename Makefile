@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-SYSTEM_PACKAGES := chromium redis-server nginx fonts-dejavu-core fonts-noto-core fonts-noto-cjk libfribidi0
+SYSTEM_PACKAGES := chromium chromium-headless-shell redis-server nginx fonts-dejavu-core fonts-noto-core fonts-noto-cjk libfribidi0
 HOST ?= 127.0.0.1
 PORT ?= 5000
 

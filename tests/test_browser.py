@@ -414,7 +414,16 @@ def test_the_404_page_in_our_words(page: Page):
     assert_accessible(page)
 
 
+def shot(page: Page, name: str) -> None:
+    """A screenshot to look at, of a page that fits its window's width (no sideways scrolling)."""
+    width = page.viewport_size["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, (name, width)
+    page.screenshot(path=SHOTS / f"{name}.png", full_page=True)
+
+
 def test_screenshots_of_the_key_states(browser, live_server):
+    """Each key state, in each colour scheme at a desktop's and a phone's width: it fits the width,
+    it is the state named, and its picture is saved to look at."""
     SHOTS.mkdir(exist_ok=True)
     for scheme in ("light", "dark"):
         for width in (1280, 360):
@@ -426,22 +435,26 @@ def test_screenshots_of_the_key_states(browser, live_server):
             )
             page = context.new_page()
             page.goto("/")
-            page.screenshot(path=SHOTS / f"start-{scheme}-{width}.png", full_page=True)
+            assert cells(page) == "." * 9
+            shot(page, f"start-{scheme}-{width}")
             click_through(page.locator("#teach button"))
             click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))
-            page.screenshot(path=SHOTS / f"teach-{scheme}-{width}.png", full_page=True)
+            expect(page.locator("#ai-says")).to_be_visible()
+            shot(page, f"teach-{scheme}-{width}")
             click_through(page.locator(CELL_LINKS).first)
             page.go_back()
             page.locator("#status[data-state=past]").wait_for()
-            page.screenshot(path=SHOTS / f"back-{scheme}-{width}.png", full_page=True)
+            shot(page, f"back-{scheme}-{width}")
             click_through(page.locator("#return"))
             play_by_clicking(page)
-            page.screenshot(path=SHOTS / f"over-{scheme}-{width}.png", full_page=True)
+            assert state(page) == "over"
+            shot(page, f"over-{scheme}-{width}")
             friends_game(page, name_x="Ann", name_o="Bob")
             for row, col in [(0, 0), (1, 0), (1, 1), (1, 2), (2, 2)]:
                 click_through(cell(page, row, col))
-            page.screenshot(path=SHOTS / f"friends-won-{scheme}-{width}.png", full_page=True)
+            expect(page.locator("#status")).to_have_text("Ann (X) wins!")
+            shot(page, f"friends-won-{scheme}-{width}")
             click_through(page.locator("#reset-score"))
-            page.screenshot(path=SHOTS / f"reset-{scheme}-{width}.png", full_page=True)
+            expect(page.get_by_role("heading", name="Reset all scores?")).to_be_visible()
+            shot(page, f"reset-{scheme}-{width}")
             context.close()
-    assert len(list(SHOTS.glob("*.png"))) >= 24

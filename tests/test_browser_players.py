@@ -6,7 +6,6 @@ page on a desktop, a room move drawn at once, the chosen colours, a score after 
 import http.server
 import socketserver
 import threading
-import time
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -110,7 +109,8 @@ def test_the_verdict_is_in_the_first_screen_at_every_size(browser, live_server, 
 
 
 def test_screenshots_of_the_reviews_the_issue_names(browser, live_server):
-    """Looked at by hand: a game lost to the AI, a resigned room game, names in Cyrillic and Chinese."""
+    """Looked at by hand: a game lost to the AI, a resigned room game, names in Cyrillic and Chinese;
+    each fits the width of the window at every size, its verdict in view."""
     SHOTS.mkdir(exist_ok=True)
     context = browser.new_context(base_url=live_server)
     page = context.new_page()
@@ -119,6 +119,8 @@ def test_screenshots_of_the_reviews_the_issue_names(browser, live_server):
         page.goto(url)
         for size in SIZES:
             page.set_viewport_size(size)
+            assert page.evaluate("document.documentElement.scrollWidth") <= size["width"], (name, size)
+            expect(page.locator("#brief-result")).to_be_in_viewport()
             page.screenshot(path=SHOTS / f"review-{name}-{size['width']}x{size['height']}.png")
     context.close()
 
@@ -229,8 +231,8 @@ def test_what_html_allows_for_back_without_javascript(browser: Browser, experime
         target = page.locator(f"#{how} button" if page.locator(f"#{how} button").count() else f"#{how}")
         for _ in range(4):
             if how == "no-content":
-                target.click()
-                time.sleep(0.3)
+                with page.expect_response(f"{experiment}/nothing"):  # answered, and nothing shown
+                    target.click()
             else:
                 click_through(target)
         added[how] = len(entries(page)) - before

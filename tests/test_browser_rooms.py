@@ -114,12 +114,13 @@ def test_an_invitation_on_a_small_phone_puts_the_link_first(people):
 def test_without_javascript_the_guest_joins_and_plays_and_only_waiting_pages_reload(people):
     host, guest = people(), people(javascript=False)
     link = invite(host)
-    guest.goto(link)
+    joining = guest.goto(link)
     expect(guest.locator("button.copy")).to_have_count(0)
     guest.locator("#join-name").fill("Bob")
-    time.sleep(3)  # longer than the waiting pages' refresh: the join form never reloads
+    # The join form never reloads: without JavaScript only a refresh, in the page or in its
+    # headers, could reload it, and it has neither.
+    assert guest.locator("meta[http-equiv=refresh]").count() == 0 and "refresh" not in joining.headers
     expect(guest.locator("#join-name")).to_have_value("Bob")
-    assert guest.locator("meta[http-equiv=refresh]").count() == 0
     click_through(guest.locator("#join button"))
     expect(guest.locator("#status")).to_have_text("Waiting for Ann to move.")
     assert guest.locator("meta[http-equiv=refresh]").count() == 1  # JavaScript off: the one exception
@@ -209,6 +210,7 @@ def test_screenshots_of_a_room(people):
     for size in SIZES:
         for name, page in (("room-invite", host), ("room-join", guest)):
             page.set_viewport_size(size)
+            assert page.evaluate("document.documentElement.scrollWidth") <= size["width"], (name, size)
             page.screenshot(path=SHOTS / f"{name}-{size['width']}x{size['height']}.png")
     join(guest, link, "Benjamin")
     for row, col, page in [(1, 1, host), (0, 0, guest), (0, 2, host), (2, 0, guest), (1, 0, host), (1, 2, guest)]:
@@ -224,4 +226,5 @@ def test_screenshots_of_a_room(people):
     for size in SIZES:
         for name, page in (("room-offered", host), ("room-offer", guest)):
             page.set_viewport_size(size)
+            assert page.evaluate("document.documentElement.scrollWidth") <= size["width"], (name, size)
             page.screenshot(path=SHOTS / f"{name}-{size['width']}x{size['height']}.png")
