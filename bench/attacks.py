@@ -11,12 +11,11 @@ load average (`uptime`'s first figure) when it was measured: others' work beside
 For each attack, the players' moves in `--seconds` alone, then in `--seconds` under the
 attack, in the same run, and the ratio; then 10 newcomers (no cookie, each from a network of
 its own) one after another while the attack goes on: how many loaded the board and played
-their first move within 5 s, and their median time. Each row says too the CPU per move (from
-/proc/PID/stat, so whatever else the machine does): the server's (nginx's and gunicorn's
-processes) alone and under attack, and their ratio, the share of moves the players would keep
-if the server's CPU bounded them; and all of it (the players' and the attacker's too). Each
-process's CPU seconds, and a stream flood's answers by status, the streams it held and the
-heartbeats read on them, go to stderr. The attacks (issues #31, #43):
+their first move within 5 s, and their median time. Each row says too, in ms of CPU a second
+(from /proc/PID/stat, so whatever else the machine does), the server's (nginx's and
+gunicorn's processes) that the players use alone, what the attack adds to it, and the
+attacker's own. Each process's CPU seconds, and a stream flood's answers by status, the
+streams it held and what was read on them, go to stderr. The attacks (issues #31, #43):
 
 - nothing: no attack, the ratio's own spread (the machine's other work from one window to
   the next);
@@ -179,7 +178,7 @@ def interleaved(env: dict, name: str, flood, seconds: float, turns: int = 4) -> 
                 attacked += players.count_for(seconds / turns)
         served = attacks.newcomer_served(base, "127.0.5.1")
     ratio = attacked / alone if alone else 0
-    cpu = cpu_per_move(quiet, loud, alone, attacked)
+    cpu = cpu_figures(quiet, loud, alone, attacked, seconds)
     return f"| {name} | {alone} | {attacked} | {ratio:.2f} | {cpu} | {'1 of 1' if served else '0 of 1'} | | {load()} |"
 
 
@@ -247,7 +246,7 @@ class CpuShares:
     threads). Read from /proc, so that they do not depend on the machine's other work."""
 
     def __init__(self, base: str, attacker: int) -> None:
-        self.roles = server_roles(base) | {attacker: "attacker", os.getpid(): "players"}
+        self.roles = server_roles(base) | {os.getpid(): "players", attacker: "attacker"}  # attacker: may be this
         self.before: dict[int, float] = {}
         self.spent = dict.fromkeys(self.roles.values(), 0.0)
 
@@ -267,19 +266,19 @@ class CpuShares:
         return ", ".join(f"{role} {seconds:.2f}" for role, seconds in sorted(self.spent.items()))
 
 
-def cpu_per_move(quiet: CpuShares, loud: CpuShares, alone: int, attacked: int) -> str:
-    """The server's CPU per player's move alone and under attack, and all of it (the players'
-    and the attacker's too): the share of their moves the players would keep if CPU alone
-    bounded them, whatever else the machine was doing."""
-    if not alone or not attacked:
+def cpu_figures(quiet: CpuShares, loud: CpuShares, alone: int, attacked: int, seconds: float) -> str:
+    """The server's CPU (nginx's and gunicorn's processes) a second that the players use alone,
+    and what the attack adds to it: the server's CPU under attack less what the players' moves
+    then would take at their cost alone; and the attacker's own. Whatever else the machine
+    does, these hold where the moves' count does not."""
+    if not alone:
         return "-"
-    server = (quiet.server / alone, loud.server / attacked)
-    total = (sum(quiet.spent.values()) / alone, sum(loud.spent.values()) / attacked)
+    per_move = quiet.server / alone
+    players = quiet.server / seconds * 1000
+    added = (loud.server - per_move * attacked) / seconds * 1000
+    attacker = loud.spent["attacker"] / seconds * 1000
     print(f"    (CPU seconds alone: {quiet}; under attack: {loud})", file=sys.stderr, flush=True)
-    return (
-        f"server {server[0] * 1000:.1f} → {server[1] * 1000:.1f} ms (**{server[0] / server[1]:.2f}**), "
-        f"all {total[0] * 1000:.1f} → {total[1] * 1000:.1f} ms ({total[0] / total[1]:.2f})"
-    )
+    return f"{players:.0f} ({per_move * 1000:.1f} a move) | {added:+.0f} | {attacker:.0f}"
 
 
 def load() -> str:
@@ -350,7 +349,7 @@ def run(env: dict, name: str, attack, seconds: float) -> str:
             newcomers = attacks.newcomers_playing(base, 10)
     ratio = attacked / alone if alone else 0
     share = attacks.served_share(newcomers)
-    cpu = cpu_per_move(quiet, loud, alone, attacked)
+    cpu = cpu_figures(quiet, loud, alone, attacked, seconds)
     served = f"{share:.0%} | {attacks.median_ms(newcomers)}"
     return f"| {name} | {alone} | {attacked} | {ratio:.2f} | {cpu} | {served} | {load()} |"
 
@@ -365,9 +364,10 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="ttt-attacks-"))
     redis = servers.RedisServer(tmp / "redis").start() if "redis" in args.stores else None
     print(f"8 players' moves in {args.seconds:.0f} s alone, then under each attack (same run); `make run`")
-    columns = ["moves alone", "under attack", "ratio", "CPU per move", "newcomers served", "newcomer's median", "load"]
+    columns = ["moves alone", "under attack", "ratio", "server's CPU, players alone (ms a second)"]
+    columns += ["the attack's on the server", "the attacker's", "newcomers served", "newcomer's median", "load"]
     print("| store | attack | " + " | ".join(columns) + " |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("|" + " --- |" * (len(columns) + 2))
     try:
         for store in args.stores:
             for n, (name, attack) in enumerate(chosen.items()):
