@@ -13,9 +13,9 @@ attack, in the same run, and the ratio; then 10 newcomers (no cookie, each from 
 its own) one after another while the attack goes on: how many loaded the board and played
 their first move within 5 s, and their median time. Each row says too, in ms of CPU a second
 (from /proc/PID/stat, so whatever else the machine does), the server's (nginx's and
-gunicorn's processes) that the players use alone, what the attack adds to it, and the
-attacker's own. Each process's CPU seconds, and a stream flood's answers by status, the
-streams it held and what was read on them, go to stderr. The attacks (issues #31, #43):
+gunicorn's processes, and Redis with --stores redis) that the players use alone, what the
+attack adds to it, and the attacker's own. Each process's CPU seconds, and a stream flood's
+answers by status, the streams it held and what was read on them, go to stderr. The attacks (issues #31, #43):
 
 - nothing: no attack, the ratio's own spread (the machine's other work from one window to
   the next);
@@ -52,7 +52,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -167,7 +167,7 @@ def interleaved(env: dict, name: str, flood, seconds: float, turns: int = 4) -> 
         attacks.Players(base) as players,
         pages.going(),
     ):
-        quiet, loud = CpuShares(base, pages.process.pid), CpuShares(base, pages.process.pid)
+        quiet, loud = CpuShares(base, env, pages.process.pid), CpuShares(base, env, pages.process.pid)
         for _ in range(turns):
             pages.on.clear()
             time.sleep(0.3)  # the flood's requests under way end
@@ -205,18 +205,22 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
-def server_roles(base: str) -> dict[int, str]:
+def server_roles(base: str, env: dict) -> dict[int, str]:
     """The processes `make run` started for `base` (those in its session: tests/servers.make_run
     starts it in a session of its own), each by its role: nginx's and gunicorn's workers and
-    masters, and front.py and make."""
+    masters, and front.py and make; and the redis-server of env's REDIS_URL, if any."""
     port = base.rsplit(":", 1)[1]
     pids = [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()]
     session = next(pid for pid in pids if Path(_cmdline(pid)[0]).name == "make" and f"PORT={port}" in _cmdline(pid))
+    redis = f"redis-server 127.0.0.1:{urlsplit(env.get('REDIS_URL', '')).port}"  # its title, as ps shows it
     found = {}
     for pid in pids:
         with contextlib.suppress(OSError):
+            command = _cmdline(pid)
             if os.getsid(pid) == session:
-                found[pid] = _role(_cmdline(pid), _cmdline(_parent(pid)))
+                found[pid] = _role(command, _cmdline(_parent(pid)))
+            elif " ".join(command).strip().endswith(redis):
+                found[pid] = "redis"
     return found
 
 
@@ -245,8 +249,8 @@ class CpuShares:
     server's processes (server_roles), the attacker's process and this one (the players'
     threads). Read from /proc, so that they do not depend on the machine's other work."""
 
-    def __init__(self, base: str, attacker: int) -> None:
-        self.roles = server_roles(base) | {os.getpid(): "players", attacker: "attacker"}  # attacker: may be this
+    def __init__(self, base: str, env: dict, attacker: int) -> None:
+        self.roles = server_roles(base, env) | {os.getpid(): "players", attacker: "attacker"}  # attacker: may be this
         self.before: dict[int, float] = {}
         self.spent = dict.fromkeys(self.roles.values(), 0.0)
 
@@ -267,7 +271,7 @@ class CpuShares:
 
 
 def cpu_figures(quiet: CpuShares, loud: CpuShares, alone: int, attacked: int, seconds: float) -> str:
-    """The server's CPU (nginx's and gunicorn's processes) a second that the players use alone,
+    """The server's CPU (nginx's, gunicorn's and Redis's processes) a second that the players use alone,
     and what the attack adds to it: the server's CPU under attack less what the players' moves
     then would take at their cost alone; and the attacker's own. Whatever else the machine
     does, these hold where the moves' count does not."""
@@ -339,7 +343,7 @@ def run(env: dict, name: str, attack, seconds: float) -> str:
     """The players' moves alone, then under the attack; then newcomers, under the attack still
     (after the players' count: what they cost is not the attack's)."""
     with servers.make_run(env) as base, Apart(attack, base) as flood, attacks.Players(base) as players:
-        quiet, loud = CpuShares(base, flood.process.pid), CpuShares(base, flood.process.pid)
+        quiet, loud = CpuShares(base, env, flood.process.pid), CpuShares(base, env, flood.process.pid)
         with quiet:
             alone = players.count_for(seconds)
         with flood.going():

@@ -43,13 +43,13 @@ def row(name: str, shares: CpuShares, seconds: float, flood: attacks.StreamFlood
 
 def measure(base: str, seconds: float, name: str, flood: attacks.StreamFlood | None = None) -> str:
     before = dict(flood.statuses) if flood else {}
-    with CpuShares(base, os.getpid()) as shares:
+    with CpuShares(base, {}, os.getpid()) as shares:
         time.sleep(seconds)
     return row(name, shares, seconds, flood, before)
 
 
 def first_round(base: str, paths: list[str]) -> str:
-    with CpuShares(base, os.getpid()) as shares:
+    with CpuShares(base, {}, os.getpid()) as shares:
         start = time.monotonic()
         with attacks.StreamFlood(base, paths, addresses=7, per_address=400, pause=1e9) as flood:
             flood.settle(seconds=10)
