@@ -9,10 +9,16 @@ players' for one interpreter's lock), on the same 2 cores. Each row ends with th
 load average (`uptime`'s first figure) when it was measured: others' work beside the run.
 
 For each attack, the players' moves in `--seconds` alone, then in `--seconds` under the
-attack, in the same run, and the ratio; and 10 newcomers (no cookie, each from a network of
+attack, in the same run, and the ratio; then 10 newcomers (no cookie, each from a network of
 its own) one after another while the attack goes on: how many loaded the board and played
-their first move within 5 s, and their median time. The attacks (issues #31, #43):
+their first move within 5 s, and their median time. Each row says too, in ms of CPU a second
+(from /proc/PID/stat, so whatever else the machine does), the server's (nginx's and
+gunicorn's processes, and Redis with --stores redis) that the players use alone, what the
+attack adds to it, and the attacker's own. Each process's CPU seconds, and a stream flood's
+answers by status, the streams it held and what was read on them, go to stderr. The attacks (issues #31, #43):
 
+- nothing: no attack, the ratio's own spread (the machine's other work from one window to
+  the next);
 - pictures: 2 clients (one address each) fetch review pictures of random games, nonstop;
 - streams 7 x 400: 7 addresses x 400 event streams over 3 rooms, each refused one asked
   again after its Retry-After (10 s);
@@ -46,7 +52,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -70,6 +76,7 @@ def streams(addresses: int, per_address: int, pause: float):
 
 
 ATTACKS = {
+    "nothing (the ratio's spread with no attack)": lambda base: contextlib.nullcontext(),
     "pictures": pictures,
     "streams 7 x 400 (retry after 10 s)": streams(7, 400, 10),
     "streams 20 x 50 (retry after 1 s)": streams(20, 50, 1),
@@ -160,15 +167,19 @@ def interleaved(env: dict, name: str, flood, seconds: float, turns: int = 4) -> 
         attacks.Players(base) as players,
         pages.going(),
     ):
+        quiet, loud = CpuShares(base, env, pages.process.pid), CpuShares(base, env, pages.process.pid)
         for _ in range(turns):
             pages.on.clear()
             time.sleep(0.3)  # the flood's requests under way end
-            alone += players.count_for(seconds / turns)
+            with quiet:
+                alone += players.count_for(seconds / turns)
             pages.on.set()
-            attacked += players.count_for(seconds / turns)
+            with loud:
+                attacked += players.count_for(seconds / turns)
         served = attacks.newcomer_served(base, "127.0.5.1")
     ratio = attacked / alone if alone else 0
-    return f"| {name} | {alone} | {attacked} | {ratio:.2f} | {'1 of 1' if served else '0 of 1'} | | {load()} |"
+    cpu = cpu_figures(quiet, loud, alone, attacked, seconds)
+    return f"| {name} | {alone} | {attacked} | {ratio:.2f} | {cpu} | {'1 of 1' if served else '0 of 1'} | | {load()} |"
 
 
 PAGE_FLOODS = {
@@ -180,6 +191,98 @@ PAGE_FLOODS = {
     "pasted boards": pages(pasted_board),
 }
 ATTACKS |= PAGE_FLOODS
+
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU a process has spent (user + system, /proc/PID/stat), 0 if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def server_roles(base: str, env: dict) -> dict[int, str]:
+    """The processes `make run` started for `base` (those in its session: tests/servers.make_run
+    starts it in a session of its own), each by its role: nginx's and gunicorn's workers and
+    masters, and front.py and make; and the redis-server of env's REDIS_URL, if any."""
+    port = base.rsplit(":", 1)[1]
+    pids = [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()]
+    session = next(pid for pid in pids if Path(_cmdline(pid)[0]).name == "make" and f"PORT={port}" in _cmdline(pid))
+    redis = f"redis-server 127.0.0.1:{urlsplit(env.get('REDIS_URL', '')).port}"  # its title, as ps shows it
+    found = {}
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            command = _cmdline(pid)
+            if os.getsid(pid) == session:
+                found[pid] = _role(command, _cmdline(_parent(pid)))
+            elif " ".join(command).strip().endswith(redis):
+                found[pid] = "redis"
+    return found
+
+
+def _cmdline(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text().split("\0")
+    except OSError:
+        return [""]
+
+
+def _parent(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def _role(command: list[str], parent: list[str]) -> str:
+    line, parent_line = " ".join(command), " ".join(parent)
+    if line.startswith("nginx: worker"):
+        return "nginx workers"
+    if "gunicorn" in line:
+        return "gunicorn workers" if "gunicorn" in parent_line else "gunicorn master"
+    return "nginx master, front.py, make"
+
+
+class CpuShares:
+    """The CPU seconds each role spends while entered (added up over each time it is): the
+    server's processes (server_roles), the attacker's process and this one (the players'
+    threads). Read from /proc, so that they do not depend on the machine's other work."""
+
+    def __init__(self, base: str, env: dict, attacker: int) -> None:
+        self.roles = server_roles(base, env) | {os.getpid(): "players", attacker: "attacker"}  # attacker: may be this
+        self.before: dict[int, float] = {}
+        self.spent = dict.fromkeys(self.roles.values(), 0.0)
+
+    def __enter__(self) -> CpuShares:
+        self.before = {pid: cpu_seconds(pid) for pid in self.roles}
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for pid, role in self.roles.items():
+            self.spent[role] += cpu_seconds(pid) - self.before[pid]
+
+    @property
+    def server(self) -> float:
+        return sum(seconds for role, seconds in self.spent.items() if role not in ("attacker", "players"))
+
+    def __str__(self) -> str:
+        return ", ".join(f"{role} {seconds:.2f}" for role, seconds in sorted(self.spent.items()))
+
+
+def cpu_figures(quiet: CpuShares, loud: CpuShares, alone: int, attacked: int, seconds: float) -> str:
+    """The server's CPU (nginx's, gunicorn's and Redis's processes) a second that the players use alone,
+    and what the attack adds to it: the server's CPU under attack less what the players' moves
+    then would take at their cost alone; and the attacker's own. Whatever else the machine
+    does, these hold where the moves' count does not."""
+    if not alone:
+        return "-"
+    per_move = quiet.server / alone
+    players = quiet.server / seconds * 1000
+    added = (loud.server - per_move * attacked) / seconds * 1000
+    attacker = loud.spent["attacker"] / seconds * 1000
+    print(f"    (CPU seconds alone: {quiet}; under attack: {loud})", file=sys.stderr, flush=True)
+    return f"{players:.0f} ({per_move * 1000:.1f} a move) | {added:+.0f} | {attacker:.0f}"
 
 
 def load() -> str:
@@ -230,23 +333,29 @@ class Apart:
         with flood:
             self.started.set()
             self.stop.wait()
-        if not isinstance(flood, PageFlood) and getattr(flood, "statuses", None):
+        if isinstance(flood, attacks.StreamFlood):
+            print(f"    ({flood.summary()})", file=sys.stderr, flush=True)
+        elif not isinstance(flood, PageFlood) and getattr(flood, "statuses", None):
             print(f"    (the attack's answers: {dict(sorted(flood.statuses.items()))})", file=sys.stderr, flush=True)
 
 
 def run(env: dict, name: str, attack, seconds: float) -> str:
+    """The players' moves alone, then under the attack; then newcomers, under the attack still
+    (after the players' count: what they cost is not the attack's)."""
     with servers.make_run(env) as base, Apart(attack, base) as flood, attacks.Players(base) as players:
-        alone = players.count_for(seconds)
+        quiet, loud = CpuShares(base, env, flood.process.pid), CpuShares(base, env, flood.process.pid)
+        with quiet:
+            alone = players.count_for(seconds)
         with flood.going():
             time.sleep(1)
-            newcomers: list = []
-            arriving = threading.Thread(target=lambda: newcomers.extend(attacks.newcomers_playing(base, 10)))
-            arriving.start()
-            attacked = players.count_for(seconds)
-            arriving.join()
+            with loud:
+                attacked = players.count_for(seconds)
+            newcomers = attacks.newcomers_playing(base, 10)
     ratio = attacked / alone if alone else 0
     share = attacks.served_share(newcomers)
-    return f"| {name} | {alone} | {attacked} | {ratio:.2f} | {share:.0%} | {attacks.median_ms(newcomers)} | {load()} |"
+    cpu = cpu_figures(quiet, loud, alone, attacked, seconds)
+    served = f"{share:.0%} | {attacks.median_ms(newcomers)}"
+    return f"| {name} | {alone} | {attacked} | {ratio:.2f} | {cpu} | {served} | {load()} |"
 
 
 def main() -> None:
@@ -259,8 +368,10 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="ttt-attacks-"))
     redis = servers.RedisServer(tmp / "redis").start() if "redis" in args.stores else None
     print(f"8 players' moves in {args.seconds:.0f} s alone, then under each attack (same run); `make run`")
-    print("| store | attack | moves alone | under attack | ratio | newcomers served | newcomer's median | load |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    columns = ["moves alone", "under attack", "ratio", "server's CPU, players alone (ms a second)"]
+    columns += ["the attack's on the server", "the attacker's", "newcomers served", "newcomer's median", "load"]
+    print("| store | attack | " + " | ".join(columns) + " |")
+    print("|" + " --- |" * (len(columns) + 2))
     try:
         for store in args.stores:
             for n, (name, attack) in enumerate(chosen.items()):

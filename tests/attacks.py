@@ -135,7 +135,10 @@ class StreamFlood:
     network of its own) over
     `paths` (rooms' events), held open and read; each one the server closes or refuses is
     opened again `pause` seconds later, so the flood never lets up. `refused` counts the
-    answers that were not a stream (429, 503)."""
+    answers that were not a stream (429, 503); `statuses` every answer's status, `held` the
+    streams open now (answered 200), `most_held` the most at once, `reads` what came on
+    them after their headers (heartbeats, events), `failed` the connections that could not
+    be made or sent."""
 
     def __init__(
         self, base: str, paths: list[str], addresses: int = 7, per_address: int = 400, pause: float = 1.0
@@ -153,7 +156,9 @@ class StreamFlood:
         self.selector = selectors.DefaultSelector()
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._loop, daemon=True)
-        self.opened = self.refused = 0
+        self.opened = self.refused = self.failed = self.reads = self.most_held = 0
+        self.statuses: dict[int, int] = {}
+        self.streaming: set[int] = set()  # which are held: answered 200
 
     def __enter__(self) -> StreamFlood:
         for n in range(len(self.plan)):
@@ -167,6 +172,17 @@ class StreamFlood:
         for key in list(self.selector.get_map().values()):
             key.fileobj.close()
         self.selector.close()
+
+    @property
+    def held(self) -> int:
+        return len(self.streaming)
+
+    def summary(self) -> str:
+        answers = dict(sorted(self.statuses.items()))
+        return (
+            f"streams asked for {self.opened} ({len(self.plan)} at first), answers {answers}, held now {self.held}, "
+            f"at most {self.most_held}, reads on them {self.reads}, connections failed {self.failed}"
+        )
 
     def settle(self, seconds: float = 15) -> None:
         """Until the server has answered the first round (no refusal for half a second): what
@@ -182,27 +198,39 @@ class StreamFlood:
             sock = socket.create_connection(self.address, timeout=2, source_address=(source, 0))
             sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {self.netloc}\r\nAccept: text/event-stream\r\n\r\n".encode())
         except OSError:
-            return  # refused or timed out: tried again in the next round
+            self.failed += 1
+            self.again.append((time.monotonic() + self.pause, n))
+            return
         sock.setblocking(False)
         self.selector.register(sock, selectors.EVENT_READ, n)
         self.opened += 1
 
+    def _read(self, key: selectors.SelectorKey) -> bool:
+        """Whether the stream goes on after what came on it."""
+        try:
+            data = key.fileobj.recv(65536)
+        except OSError:
+            data = b""
+        if key.data in self.streaming:
+            self.reads += bool(data)
+            return bool(data)
+        status = int(data[9:12]) if data.startswith(b"HTTP/1.1 ") and data[9:12].isdigit() else 0
+        self.statuses[status] = self.statuses.get(status, 0) + 1
+        if status != 200:
+            self.refused += status in (429, 503)
+            return False
+        self.streaming.add(key.data)
+        self.most_held = max(self.most_held, self.held)
+        return True
+
     def _loop(self) -> None:
         while not self.stopping.is_set():
-            closed = []
             for key, _ in self.selector.select(0.1):
-                try:
-                    data = key.fileobj.recv(65536)
-                except OSError:
-                    data = b""
-                if data.startswith((b"HTTP/1.1 429", b"HTTP/1.1 503")):
-                    self.refused += 1
-                if not data or data.startswith((b"HTTP/1.1 429", b"HTTP/1.1 503")):
-                    closed.append(key)
-            for key in closed:
-                self.selector.unregister(key.fileobj)
-                key.fileobj.close()
-                self.again.append((time.monotonic() + self.pause, key.data))
+                if not self._read(key):
+                    self.selector.unregister(key.fileobj)
+                    key.fileobj.close()
+                    self.streaming.discard(key.data)
+                    self.again.append((time.monotonic() + self.pause, key.data))
             now, later = time.monotonic(), []
             for when, n in self.again:
                 if when <= now:

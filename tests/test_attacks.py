@@ -57,9 +57,11 @@ def test_a_flood_of_event_streams_leaves_players_their_moves(env, make_run):
             flood.settle()  # every stream asked for, and the excess refused
             attacked = players.count_for(SECONDS)
             served = attacks.newcomer_served(base, "127.0.5.2")
-    print(f"players under a stream flood {attacked}, streams opened {flood.opened}")
+    print(f"players under a stream flood {attacked}, {flood.summary()}")
     assert attacked > 0, players.failures
     assert flood.opened >= 7 * 400 and flood.refused > 0
+    # the 7 addresses hold at most their rooms' places: 16 a room in each of gunicorn's 2 workers
+    assert 0 < flood.most_held <= 3 * 16 * 2, flood.summary()
     assert served
     assert_every_game_legal(env)
 
