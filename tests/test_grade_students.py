@@ -193,20 +193,28 @@ def test_a_file_that_prints_is_graded_as_any_other(tmp_path):
         ("b'x' * 40_000_000", "more than 1,048,576 bytes without a newline"),
     ],
 )
-def test_a_reply_that_is_not_one_is_refused_without_cost(tmp_path, data, said):
+def test_a_reply_that_is_not_one_is_refused_without_cost(tmp_path, calm, data, said):
     hostile = mutant(tmp_path, "quick.py", PLAYER, writes_to_every_descriptor(data), "hostile.py")
-    calm = mutant(tmp_path, "quick.py", "    x = sum(", "    print(board)\n    x = sum(", "calm.py")
-    runs = {}
-    for path in (calm, hostile):
-        started = time.monotonic()
-        process = grade(path, "--only", "player", peak=True)
-        out, err = process.communicate(timeout=300)
-        assert "Traceback" not in err, err
-        runs[path] = (process.returncode, out, int(err.rsplit("peak ", 1)[1]), time.monotonic() - started)
-    code, out, peak, seconds = runs[hostile]
+    code, out, peak, seconds = peak_and_seconds(hostile)
     assert code == 1 and said in out and "gave up after 3 calls broke the reply channel" in out
     assert "a file that tampers with the grader proves nothing" in out
-    assert peak < runs[calm][2] + 16_000 and seconds < 3 * runs[calm][3] + 5
+    assert peak < calm[2] + 16_000 and seconds < 3 * calm[3] + 5
+
+
+def peak_and_seconds(path: Path) -> tuple[int, str, int, float]:
+    """The grader on `path`, --only player: its exit status, report, peak memory (KB) and wall-clock seconds."""
+    started = time.monotonic()
+    process = grade(path, "--only", "player", peak=True)
+    out, err = process.communicate(timeout=300)
+    assert "Traceback" not in err, err
+    return process.returncode, out, int(err.rsplit("peak ", 1)[1]), time.monotonic() - started
+
+
+@pytest.fixture(scope="module")
+def calm(tmp_path_factory) -> tuple[int, str, int, float]:
+    """A file that prints on every call, graded as the hostile files are: what they are measured against."""
+    folder = tmp_path_factory.mktemp("calm")
+    return peak_and_seconds(mutant(folder, "quick.py", "    x = sum(", "    print(board)\n    x = sum(", "calm.py"))
 
 
 FORKS = """import os, time
