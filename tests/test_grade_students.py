@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import json
 import os
 import pty
 import re
@@ -19,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from tests import judge
-from tests.grading import ROOT, STUDENTS, grade, graded, graded_json, mutant, on_a_terminal
-from ttt_web.grade import bundle
+from tests.grading import ROOT, STUDENTS, finished, grade, graded, graded_json, mutant, on_a_terminal
+from ttt_web.grade import PROCESSES, bundle
 from ttt_web.grade.checks import checks
 from ttt_web.grade.child import FILES_WRITTEN
 from ttt_web.grade.judges import minimax
@@ -147,23 +148,33 @@ BURNS = """    import time
         minimax.burnt, start = True, time.process_time()
         while time.process_time() - start < 1:
             pass
+        with open(BURNT, "a") as burnt:  # said once in each process of the file
+            burnt.write("burnt\\n")
 """
 
 
 @pytest.mark.server
 def test_a_loaded_machine_does_not_stretch_the_time_limit(tmp_path):
     """The limit counts the processor time of the student's process: with every core busy
-    twice over, a call that works a second answers within a 2-second limit."""
+    twice over, a call that works a second answers within a 2-second limit (the cores are
+    kept busy until each process of the file has made that call)."""
     line = "    choices = sorted(actions(board))\n"
-    path = mutant(tmp_path, "quick.py", line, BURNS + line)
+    burnt = tmp_path / "burnt"
+    path = mutant(tmp_path, "quick.py", line, BURNS.replace("BURNT", repr(str(burnt))) + line)
     busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2 * (os.cpu_count() or 1))]
     try:
-        code, report = graded_json(path, "--only", "minimax", "--call-seconds", "2")
+        grader = grade(path, "--json", "--only", "minimax", "--call-seconds", "2")
+        processes = min(PROCESSES, os.cpu_count() or 1)
+        while grader.poll() is None and (not burnt.exists() or len(burnt.read_text().split()) < processes):
+            time.sleep(0.1)
     finally:
         for process in busy:
             process.kill()
             process.wait()
-    assert code == 0 and report["functions"]["minimax"]["ran_over"] == 0, report["functions"]["minimax"]
+    code, out = finished(grader)
+    minimax_ = json.loads(out)["functions"]["minimax"]
+    assert code == 0 and minimax_["ran_over"] == 0, minimax_
+    assert len(burnt.read_text().split()) == processes  # each call that worked a second ran beside the busy cores
 
 
 @pytest.mark.server
