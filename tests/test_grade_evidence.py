@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import made_once
 from tests.grading import STUDENTS, graded, graded_json, mutant
 from ttt_web.core.costs import EMPTY_BOARD, reachable, tree_size
 from ttt_web.grade import child
@@ -21,11 +22,18 @@ SAME_AGAIN = "searches the same positions again and again"
 WAITS = "it waits (time.sleep, a lock, input()?)"
 
 
+@pytest.fixture(scope="module")
+@made_once
+def result_mutates() -> tuple[int, dict]:
+    """result_mutates.py graded in full, its report as --json gives it."""
+    return graded_json(STUDENTS / "result_mutates.py")
+
+
 @pytest.mark.server
-def test_no_bug_of_minimax_is_named_from_boards_it_changed(tmp_path):
+def test_no_bug_of_minimax_is_named_from_boards_it_changed(tmp_path, result_mutates):
     """result changes the board it is given: minimax fails, and its moves on the boards it
     changed are no evidence of how it chooses. Fixed, the same file passes."""
-    code, report = graded_json(STUDENTS / "result_mutates.py", "--only", "minimax")
+    code, report = result_mutates
     assert code == 1 and report["functions"]["minimax"]["kinds"]["changed the board"]
     assert report["patterns"] == []
     fixed = mutant(tmp_path, "result_mutates.py", "    new = board\n", "    new = [list(row) for row in board]\n")
@@ -34,12 +42,12 @@ def test_no_bug_of_minimax_is_named_from_boards_it_changed(tmp_path):
 
 
 @pytest.mark.server
-def test_a_board_that_result_changed_under_minimax_is_said_to_be_results_doing():
+def test_a_board_that_result_changed_under_minimax_is_said_to_be_results_doing(result_mutates):
     """result places the mark on the board it is given, so minimax's boards change too: the
     report names result and how to mend it, and tells nothing to change in minimax (with a
     right result put in its place, minimax leaves its boards alone), in --json and in text; the
     exceptions result then raises on those boards are said to follow from it."""
-    code, report = graded_json(STUDENTS / "result_mutates.py")
+    code, report = result_mutates
     changed = [f for f in report["functions"]["minimax"]["failures"] if f["kind"] == "changed the board"]
     assert code == 1 and report["fix_first"] == "result" and changed
     for failure in changed:

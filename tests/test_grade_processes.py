@@ -8,9 +8,11 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from tests.conftest import made_once
 from tests.grading import finished, grade
 from tests.test_grade import QUICK
 from ttt_web.grade.runner import Student
@@ -43,16 +45,39 @@ def untimed(value: object) -> object:
 
 
 def report(path, *options: str) -> dict:
-    code, out = finished(grade(path, "--json", "--call-seconds", "5", *options), 900)  # 1 s for winner
+    code, out = finished(grade(path, "--json", "--call-seconds", "1", *options), 900)  # 1 s for each function
     assert code == 1
     return json.loads(out)
 
 
-@pytest.mark.server
-def test_two_processes_say_what_one_says(tmp_path):
-    path = tmp_path / "tictactoe.py"
+@pytest.fixture(scope="module")
+def troubled(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("troubled") / "tictactoe.py"
     path.write_text(TROUBLED)
-    one, two = report(path, "--processes", "1"), report(path, "--processes", "2")
+    return path
+
+
+@pytest.fixture(scope="module")
+@made_once
+def one_process(troubled) -> dict:
+    """TROUBLED graded by one process of the file (each call over its limit burns a second)."""
+    return report(troubled, "--processes", "1")
+
+
+@pytest.mark.server
+def test_a_call_that_runs_over_is_stopped_and_the_rest_still_checked(one_process):
+    """winner's calls that run over are stopped and said to give no answer; every check of the
+    functions before it is still made, and those after it are still checked."""
+    functions = one_process["functions"]
+    assert not one_process["passed"] and functions["winner"]["unchecked"]
+    assert functions["winner"]["failures"][0]["got"] == "no answer"
+    assert functions["player"]["checked"] == 4520 and functions["result"]["checked"] == 29726
+    assert all(functions[name]["checked"] for name in ("terminal", "utility", "minimax"))
+
+
+@pytest.mark.server
+def test_two_processes_say_what_one_says(troubled, one_process):
+    one, two = one_process, report(troubled, "--processes", "2")
     functions = one["functions"]
     assert functions["winner"]["ran_over"] == 3 and functions["winner"]["unchecked"]
     assert "ended the process" in functions["actions"]["why_unchecked"] and functions["actions"]["unchecked"]
@@ -116,15 +141,19 @@ def test_both_processes_make_checks(tmp_path):
     assert len(written) == 4520 and len(set(written)) == 2
 
 
-EVERY_CALL = (
-    "def minimax(board):\n    value.cache_clear()\n    value(freeze(initial_state()))  # the whole game, each call\n"
-)
+EVERY_CALL = """def minimax(board):
+    import time
+    start = time.process_time()
+    while time.process_time() - start < 0.004:  # 4 ms of processor time on every board
+        pass
+"""
 
 
 @pytest.mark.server
 def test_a_minimax_slow_on_every_board_is_told_early_how_long_the_rest_will_take(tmp_path):
-    """A minimax that searches the whole game on every call is slow from its first boards:
-    after 10 s of its processor time the grader says the time left, as a range whose low end
+    """A minimax that takes 4 ms of processor time on every board, whatever the machine, is slow
+    from its first boards: after 10 s of its processor time (about 2,500 of the 5,144 boards
+    before the first with 6 empty cells) the grader says the time left, as a range whose low end
     (its pace per board) is what the rest would take: each board costs about the same."""
     path = tmp_path / "tictactoe.py"
     path.write_text(QUICK.replace("def minimax(board):\n", EVERY_CALL))

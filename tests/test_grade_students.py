@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import json
 import os
 import pty
 import re
@@ -19,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from tests import judge
-from tests.grading import ROOT, STUDENTS, grade, graded, graded_json, mutant, on_a_terminal
-from ttt_web.grade import bundle
+from tests.grading import ROOT, STUDENTS, finished, grade, graded, graded_json, mutant, on_a_terminal
+from ttt_web.grade import PROCESSES, bundle
 from ttt_web.grade.checks import checks
 from ttt_web.grade.child import FILES_WRITTEN
 from ttt_web.grade.judges import minimax
@@ -147,23 +148,33 @@ BURNS = """    import time
         minimax.burnt, start = True, time.process_time()
         while time.process_time() - start < 1:
             pass
+        with open(BURNT, "a") as burnt:  # said once in each process of the file
+            burnt.write("burnt\\n")
 """
 
 
 @pytest.mark.server
 def test_a_loaded_machine_does_not_stretch_the_time_limit(tmp_path):
     """The limit counts the processor time of the student's process: with every core busy
-    twice over, a call that works a second answers within a 2-second limit."""
+    twice over, a call that works a second answers within a 2-second limit (the cores are
+    kept busy until each process of the file has made that call)."""
     line = "    choices = sorted(actions(board))\n"
-    path = mutant(tmp_path, "quick.py", line, BURNS + line)
+    burnt = tmp_path / "burnt"
+    path = mutant(tmp_path, "quick.py", line, BURNS.replace("BURNT", repr(str(burnt))) + line)
     busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2 * (os.cpu_count() or 1))]
     try:
-        code, report = graded_json(path, "--only", "minimax", "--call-seconds", "2")
+        grader = grade(path, "--json", "--only", "minimax", "--call-seconds", "2")
+        processes = min(PROCESSES, os.cpu_count() or 1)
+        while grader.poll() is None and (not burnt.exists() or len(burnt.read_text().split()) < processes):
+            time.sleep(0.1)
     finally:
         for process in busy:
             process.kill()
             process.wait()
-    assert code == 0 and report["functions"]["minimax"]["ran_over"] == 0, report["functions"]["minimax"]
+    code, out = finished(grader)
+    minimax_ = json.loads(out)["functions"]["minimax"]
+    assert code == 0 and minimax_["ran_over"] == 0, minimax_
+    assert len(burnt.read_text().split()) == processes  # each call that worked a second ran beside the busy cores
 
 
 @pytest.mark.server
@@ -193,20 +204,28 @@ def test_a_file_that_prints_is_graded_as_any_other(tmp_path):
         ("b'x' * 40_000_000", "more than 1,048,576 bytes without a newline"),
     ],
 )
-def test_a_reply_that_is_not_one_is_refused_without_cost(tmp_path, data, said):
+def test_a_reply_that_is_not_one_is_refused_without_cost(tmp_path, calm, data, said):
     hostile = mutant(tmp_path, "quick.py", PLAYER, writes_to_every_descriptor(data), "hostile.py")
-    calm = mutant(tmp_path, "quick.py", "    x = sum(", "    print(board)\n    x = sum(", "calm.py")
-    runs = {}
-    for path in (calm, hostile):
-        started = time.monotonic()
-        process = grade(path, "--only", "player", peak=True)
-        out, err = process.communicate(timeout=300)
-        assert "Traceback" not in err, err
-        runs[path] = (process.returncode, out, int(err.rsplit("peak ", 1)[1]), time.monotonic() - started)
-    code, out, peak, seconds = runs[hostile]
+    code, out, peak, seconds = peak_and_seconds(hostile)
     assert code == 1 and said in out and "gave up after 3 calls broke the reply channel" in out
     assert "a file that tampers with the grader proves nothing" in out
-    assert peak < runs[calm][2] + 16_000 and seconds < 3 * runs[calm][3] + 5
+    assert peak < calm[2] + 16_000 and seconds < 3 * calm[3] + 5
+
+
+def peak_and_seconds(path: Path) -> tuple[int, str, int, float]:
+    """The grader on `path`, --only player: its exit status, report, peak memory (KB) and wall-clock seconds."""
+    started = time.monotonic()
+    process = grade(path, "--only", "player", peak=True)
+    out, err = process.communicate(timeout=300)
+    assert "Traceback" not in err, err
+    return process.returncode, out, int(err.rsplit("peak ", 1)[1]), time.monotonic() - started
+
+
+@pytest.fixture(scope="module")
+def calm(tmp_path_factory) -> tuple[int, str, int, float]:
+    """A file that prints on every call, graded as the hostile files are: what they are measured against."""
+    folder = tmp_path_factory.mktemp("calm")
+    return peak_and_seconds(mutant(folder, "quick.py", "    x = sum(", "    print(board)\n    x = sum(", "calm.py"))
 
 
 FORKS = """import os, time
