@@ -21,7 +21,8 @@ from gevent import monkey
 
 monkey.patch_all()  # first of all: gevent's documented order, before anything imports the standard library
 
-import glob  # noqa: E402 - after the patching, on purpose
+import gc  # noqa: E402 - after the patching, on purpose
+import glob  # noqa: E402
 import os  # noqa: E402
 import shutil  # noqa: E402
 import sys  # noqa: E402
@@ -79,6 +80,15 @@ def name_metrics_folder() -> None:
 
 
 name_metrics_folder()
+
+
+def pre_fork(server, worker):
+    """Everything the master made so far (the app and its tables) is left out of the cyclic
+    garbage collector's passes (gc.freeze, as Python's documentation advises right before a
+    fork): a worker's collections, and the one at its exit, no longer walk it all, each of
+    them touching every page of it. That collection at exit took some 0.3 s of CPU in each
+    process, the master's too."""
+    gc.freeze()
 
 
 def child_exit(server, worker):

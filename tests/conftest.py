@@ -162,6 +162,20 @@ def gunicorn():
 
 @pytest.fixture(scope="session")
 @kind("server")
+@made_once
+def logged_server(tmp_path_factory):
+    """One gunicorn (one worker, SQLite, gunicorn's text access log) shared by the tests that only
+    send it requests and read its answers and log (servers.LoggedServer), none changing what
+    another would see: a server of its own for each took some 2 s of CPU to start."""
+    tmp = tmp_path_factory.mktemp("logged")
+    log = tmp / "server.log"
+    env = servers.app_env(tmp, GUNICORN_CMD_ARGS="--access-logfile -", TTT_NEW_ROOM_LIMIT="100 per minute")
+    with servers.gunicorn(env, workers=1, log=log) as base:
+        yield servers.LoggedServer(base, log)
+
+
+@pytest.fixture(scope="session")
+@kind("server")
 def make_run():
     """servers.make_run: `make run` itself (a context manager)."""
     return servers.make_run
