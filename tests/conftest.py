@@ -40,8 +40,8 @@ TicTacToe.jinja_options = {**TicTacToe.jinja_options, "bytecode_cache": Compiled
 
 # How a test gets its kind (pyproject.toml's markers), from the fixtures it uses, never from its text:
 #   browser  it uses Chromium: page, context or browser (pytest-playwright's fixtures);
-#   server   it starts servers of its own: live_server, gunicorn or make_run (tests/servers.py's, handed out
-#            by fixtures), or it is marked `server` by hand (the grader's child process);
+#   server   it uses a server: live_server, logged_server, gunicorn or make_run (tests/servers.py's, handed
+#            out by fixtures), or it is marked `server` by hand (the grader's child process);
 #   redis    it uses Redis: redis_server, redis_servers, any fixture named redis..., or the app on Redis
 #            (the "redis" case of STORES, as `both_stores` makes it);
 #   unit     none of these: no process of its own (make check runs these, and only these).
