@@ -42,8 +42,8 @@ TicTacToe.jinja_options = {**TicTacToe.jinja_options, "bytecode_cache": Compiled
 
 # How a test gets its kind (pyproject.toml's markers), from the fixtures it uses, never from its text:
 #   browser  it uses Chromium: page, context or browser (pytest-playwright's fixtures);
-#   server   it starts servers of its own: live_server, gunicorn or make_run (tests/servers.py's, handed out
-#            by fixtures), or it is marked `server` by hand (the grader's child process);
+#   server   it uses a server: live_server, logged_server, gunicorn or make_run (tests/servers.py's, handed
+#            out by fixtures), or it is marked `server` by hand (the grader's child process);
 #   redis    it uses Redis: redis_server, redis_servers, any fixture named redis..., or the app on Redis
 #            (the "redis" case of STORES, as `both_stores` makes it);
 #   unit     none of these: no process of its own (make check runs these, and only these).
@@ -160,6 +160,20 @@ def browser_context_args(browser_context_args, live_server):
 def gunicorn():
     """servers.gunicorn: serves the app in a gunicorn of its own (a context manager)."""
     return servers.gunicorn
+
+
+@pytest.fixture(scope="session")
+@kind("server")
+@made_once
+def logged_server(tmp_path_factory):
+    """One gunicorn (one worker, SQLite, gunicorn's text access log) shared by the tests that only
+    send it requests and read its answers and log (servers.LoggedServer), none changing what
+    another would see: a server of its own for each took some 2 s of CPU to start."""
+    tmp = tmp_path_factory.mktemp("logged")
+    log = tmp / "server.log"
+    env = servers.app_env(tmp, GUNICORN_CMD_ARGS="--access-logfile -", TTT_NEW_ROOM_LIMIT="100 per minute")
+    with servers.gunicorn(env, workers=1, log=log) as base:
+        yield servers.LoggedServer(base, log)
 
 
 @pytest.fixture(scope="session")

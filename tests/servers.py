@@ -101,7 +101,7 @@ def gunicorn(env: dict[str, str], workers: int = 2, app: str = "wsgi:app", log: 
     process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **env}, stdout=output, stderr=output)
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_for_port(port, process)
+        wait_for_port(port, process, seconds=90)  # the master listens once it has loaded the app (preload_app)
         MASTERS[base] = process.pid
         yield base
     finally:
@@ -109,6 +109,33 @@ def gunicorn(env: dict[str, str], workers: int = 2, app: str = "wsgi:app", log: 
         stop(process)
         if log:
             output.close()
+
+
+class LoggedServer:
+    """A gunicorn whose output (its access log among it) goes to `log`, for tests that share it."""
+
+    def __init__(self, base: str, log: Path) -> None:
+        self.base = base
+        self.log = log
+        self.marks = 0
+
+    def mark(self) -> int:
+        """Where the log is now: what a test reads from (log_since)."""
+        return self.log.stat().st_size
+
+    def log_since(self, mark: int, seconds: float = 30) -> str:
+        """What the server logged since `mark`, up to and including the access log's line of a
+        request sent now: a worker writes a request's line once it has answered it, and with one
+        worker the lines come in the order of the requests."""
+        self.marks += 1
+        marker = f"log-mark-{self.marks}"
+        HttpClient(self.base).get(f"/healthz?{marker}")  # a query field's name is logged, its value blanked
+        deadline = time.monotonic() + seconds
+        while (text := self.log.read_bytes()[mark:].decode()).find(marker) < 0:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no access log line for {marker} after {seconds} s")
+            time.sleep(0.02)
+        return text
 
 
 @contextlib.contextmanager

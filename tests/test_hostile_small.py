@@ -15,19 +15,17 @@ GAME = "0-1-4-2-8"
 
 
 @pytest.mark.server
-def test_the_access_log_keeps_no_game_or_seat_token(tmp_path, gunicorn):
-    log = tmp_path / "server.log"
-    env = servers.app_env(tmp_path, GUNICORN_CMD_ARGS="--access-logfile -", TTT_NEW_ROOM_LIMIT="100 per minute")
-    with gunicorn(env, workers=1, log=log) as base:
-        player = Player(servers.HttpClient(base))
-        page = player.move(1, 1)
-        host, guest = servers.HttpClient(base), servers.HttpClient(base)
-        room = host.post("/room/new").headers["Location"]
-        guest.post(f"{room}/join")
-        links = [*page.links.values(), *Page(host.get(room).text).links.values()]
-        host.get(links[-1], headers={"Referer": base + links[0]})
+def test_the_access_log_keeps_no_game_or_seat_token(logged_server):
+    base, mark = logged_server.base, logged_server.mark()
+    player = Player(servers.HttpClient(base))
+    page = player.move(1, 1)
+    host, guest = servers.HttpClient(base), servers.HttpClient(base)
+    room = host.post("/room/new").headers["Location"]
+    guest.post(f"{room}/join")
+    links = [*page.links.values(), *Page(host.get(room).text).links.values()]
+    host.get(links[-1], headers={"Referer": base + links[0]})
     tokens = {token for link in links for token in re.findall(r"game=([\w-]+)", link)}
-    text = log.read_text()
+    text = logged_server.log_since(mark)
     assert len(tokens) == 2 and "/move?game=-&n=0&row=" in text  # the path is logged, its token is not
     assert not [token for token in tokens if token in text]
 
@@ -39,11 +37,10 @@ def test_a_missing_static_file_is_not_kept_by_caches(client):
 
 
 @pytest.mark.server
-def test_a_client_on_the_same_host_cannot_choose_the_scheme_of_shared_links(tmp_path, gunicorn):
-    with gunicorn(servers.app_env(tmp_path), workers=1) as base:
-        client = servers.HttpClient(base)
-        plain = client.get(f"/review/{GAME}").text
-        forwarded = client.get(f"/review/{GAME}", headers={"X-Forwarded-Proto": "https"}).text
+def test_a_client_on_the_same_host_cannot_choose_the_scheme_of_shared_links(logged_server):
+    client = servers.HttpClient(logged_server.base)
+    plain = client.get(f"/review/{GAME}").text
+    forwarded = client.get(f"/review/{GAME}", headers={"X-Forwarded-Proto": "https"}).text
     assert 'content="http://127.0.0.1' in plain
     assert forwarded == plain
 

@@ -31,12 +31,11 @@ def exchange(base: str, raw: str) -> str:
     return answer.decode(errors="replace")
 
 
-def test_malformed_requests_answer_400_with_our_page(tmp_path, gunicorn):
-    log = tmp_path / "server.log"
-    with gunicorn(servers.app_env(tmp_path), workers=1, log=log) as base:
-        assert servers.HttpClient(base, timeout=60).get("/").status_code == 200  # the worker has loaded the app
-        for name, raw in REQUESTS.items():
-            answer = exchange(base, raw)
-            assert answer.startswith("HTTP/1.1 400"), (name, answer[:300])
-            assert "not one the game understands" in answer, name
-    assert "Traceback" not in log.read_text()
+def test_malformed_requests_answer_400_with_our_page(logged_server):
+    base, mark = logged_server.base, logged_server.mark()
+    assert servers.HttpClient(base, timeout=60).get("/").status_code == 200  # the worker has loaded the app
+    for name, raw in REQUESTS.items():
+        answer = exchange(base, raw)
+        assert answer.startswith("HTTP/1.1 400"), (name, answer[:300])
+        assert "not one the game understands" in answer, name
+    assert "Traceback" not in logged_server.log_since(mark)

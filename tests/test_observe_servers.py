@@ -72,13 +72,11 @@ def test_metrics_add_up_every_worker_and_the_json_access_log_says_who_answered(t
     assert "secret" not in log.read_text()
 
 
-def test_the_text_access_log_ends_with_the_request_id(tmp_path, gunicorn):
-    log = tmp_path / "gunicorn.log"
-    env = servers.app_env(tmp_path, GUNICORN_CMD_ARGS="--access-logfile -")
-    with gunicorn(env, workers=1, log=log) as base:
-        made = servers.HttpClient(base).get("/").headers["X-Request-ID"]
-        servers.HttpClient(base).get("/healthz", headers={"X-Request-ID": "given-1"})
-    lines = [line for line in log_lines(log, 0) if '"GET /' in line]
+def test_the_text_access_log_ends_with_the_request_id(logged_server):
+    base, mark = logged_server.base, logged_server.mark()
+    made = servers.HttpClient(base).get("/").headers["X-Request-ID"]
+    servers.HttpClient(base).get("/healthz", headers={"X-Request-ID": "given-1"})
+    lines = [line for line in logged_server.log_since(mark).splitlines() if '"GET /' in line]
     assert lines[0].startswith("127.0.0.1 ") and lines[0].endswith(f" {made}")
     assert lines[1].endswith(" given-1")
 
