@@ -71,7 +71,7 @@ def two_levels(pos: str) -> list[tuple[str, int]]:
     return below
 
 
-PARTS = 8  # the positions in eight parts, each once: make test's two processes share them, none long alone
+PARTS = 16  # the positions in sixteen parts, each once: make test's two processes share them, none long alone
 
 
 @pytest.mark.slow

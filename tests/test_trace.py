@@ -28,7 +28,7 @@ def check_whole_trace(position: str, pruning: bool) -> None:
         assert as_snapshot(core_trace.step(position, number, pruning)) == snapshot, (position, number)
 
 
-PARTS = 3  # the positions in three parts, each once: make test's two processes share them
+PARTS = 6  # the positions in six parts, each once: make test's two processes share them, none long alone
 
 
 @pytest.mark.slow
