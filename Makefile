@@ -12,6 +12,9 @@ PORT ?= 5000
 PARALLEL := -n 2 --dist worksteal
 # make check's tests, and make test's unit tests, run where no server may start (tests/isolation/run)
 ISOLATED := tests/isolation/run
+# Python writes its bytecode here even where the environment says not to: pytest keeps each test module
+# rewritten (its asserts) in __pycache__, so a second run, and make test's second phase, skip that work
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test check lint format system-packages nginx bench clean
 

@@ -56,6 +56,7 @@ def main() -> None:
             ("core/costs.py alphabeta", costs.alphabeta, (EMPTY,)),
             ("core/costs.py reachable", costs.reachable, (EMPTY,)),
             ("core/search.py per_depth", search.per_depth, (EMPTY,)),
+            ("core/search.py value", search.value, (MIDGAME,)),
             ("core/bugs.py alternating", bugs.alternating, (EMPTY, True)),
             ("core/bugs.py longest_win", bugs.longest_win, (EMPTY, "X")),
             ("core/bugs.py slower_wins", bugs.slower_wins, ()),

@@ -71,7 +71,7 @@ def two_levels(pos: str) -> list[tuple[str, int]]:
     return below
 
 
-PARTS = 4  # the positions in four parts, each once: make test's two processes share them
+PARTS = 16  # the positions in sixteen parts, each once: make test's two processes share them, none long alone
 
 
 @pytest.mark.slow

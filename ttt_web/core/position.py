@@ -20,6 +20,7 @@ from . import tictactoe as ttt
 SIDES = (ttt.X, ttt.O)
 COLUMNS = "abc"
 EMPTY_BOARD = "." * 9
+CELLS = {"X": ttt.X, "O": ttt.O, ".": ttt.EMPTY}  # a position's characters, as the engine's cells
 
 
 def other(mark: str) -> str:
@@ -55,7 +56,7 @@ def action_name(action: ttt.Action) -> str:
 
 
 def board(position: str) -> ttt.Board:
-    cells = [{"X": ttt.X, "O": ttt.O, ".": ttt.EMPTY}[c] for c in position]
+    cells = [CELLS[c] for c in position]
     return [cells[0:3], cells[3:6], cells[6:9]]
 
 

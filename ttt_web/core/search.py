@@ -21,8 +21,10 @@ TREE_EMPTY_CELLS = 5  # alpha-beta's whole tree is drawn up to this many empty c
 TRACE_EMPTY_CELLS = 4  # plain minimax is traced call by call up to this many
 
 
+@functools.cache
 def value(position: str) -> int:
-    """The position's minimax value, X's point of view (1, 0 or -1)."""
+    """The position's minimax value, X's point of view (1, 0 or -1). Kept: a trace's step asks
+    it of every child on its way down (docs/performance.md)."""
     if over(position):
         return utility(position)
     return Outcome(ttt.evaluate(board(position)).outcome).for_x(to_move(position))
