@@ -21,7 +21,8 @@ from gevent import monkey
 
 monkey.patch_all()  # first of all: gevent's documented order, before anything imports the standard library
 
-import gc  # noqa: E402 - after the patching, on purpose
+import atexit  # noqa: E402 - after the patching, on purpose
+import gc  # noqa: E402
 import glob  # noqa: E402
 import os  # noqa: E402
 import shutil  # noqa: E402
@@ -59,14 +60,12 @@ def post_request(worker, req, environ, resp):
     gevent.sleep(0)
 
 
-MADE_FOLDER = "ttt_metrics_folder_made"  # in the environment: the folder this master made, removed at exit
-
-
 def name_metrics_folder() -> None:
     """The metrics' folder (prometheus-client's multiprocess mode: each worker writes its own
     files there, and /metrics adds them up), named before the master loads the app and so
     before anything imports prometheus_client: PROMETHEUS_MULTIPROC_DIR if given (emptied of a
-    past run's files), else a new temporary folder, removed on exit. Once only: gunicorn
+    past run's files), else a new temporary folder, removed when the master exits, even when
+    the app failed to load (gunicorn's on_exit runs only after a start). Once only: gunicorn
     reads this file again on a HUP, when the app (and prometheus_client) is loaded already."""
     if "prometheus_client" in sys.modules:
         return
@@ -76,7 +75,14 @@ def name_metrics_folder() -> None:
         for old in glob.glob(os.path.join(folder, "*.db")):
             os.remove(old)
     else:
-        os.environ["PROMETHEUS_MULTIPROC_DIR"] = os.environ[MADE_FOLDER] = tempfile.mkdtemp(prefix="ttt-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder = tempfile.mkdtemp(prefix="ttt-metrics-")
+        atexit.register(remove_in, os.getpid(), folder)
+
+
+def remove_in(master: int, folder: str) -> None:
+    """At exit, in the master only: the workers are its forks and run its exit handlers too."""
+    if os.getpid() == master:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 name_metrics_folder()
@@ -96,8 +102,3 @@ def child_exit(server, worker):
     from prometheus_client import multiprocess
 
     multiprocess.mark_process_dead(worker.pid)
-
-
-def on_exit(server):
-    if MADE_FOLDER in os.environ:
-        shutil.rmtree(os.environ[MADE_FOLDER], ignore_errors=True)

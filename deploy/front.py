@@ -115,6 +115,7 @@ def serve(host: str, port: int) -> int:
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGHUP, stop)  # the terminal gone (an SSH session dropped): stop both, leave nothing
     try:
         # Each child in a process group of its own: ctrl-C reaches this process only, which
         # stops gunicorn gracefully (SIGTERM) rather than its workers each taking the SIGINT.
@@ -125,7 +126,9 @@ def serve(host: str, port: int) -> int:
         nginx = [nginx_binary(), "-p", str(run_dir), "-c", str(config), "-e", "stderr", "-g", "daemon off;"]
         children.append(subprocess.Popen(nginx, cwd=run_dir, process_group=0))
         wait_for_nginx(run_dir / "nginx.pid", children[1], listen)
-        print(f"Serving on http://{listen} (nginx, then gunicorn on {sock})", flush=True)
+        print(
+            f"Serving on http://{listen} (nginx, then gunicorn on {sock}, its master pid {children[0].pid})", flush=True
+        )
         while not stopping and all(child.poll() is None for child in children):
             time.sleep(0.2)
         return 0 if stopping else 1

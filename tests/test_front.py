@@ -112,7 +112,8 @@ def alive(pid: int) -> bool:
         return False
 
 
-def test_ctrl_c_stops_nginx_and_gunicorn(tmp_path):
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGHUP], ids=["ctrl-C", "the terminal hung up"])
+def test_ctrl_c_or_a_hang_up_stops_nginx_and_gunicorn(tmp_path, signum):
     port = servers.free_port()
     command = [servers.require("make", "make"), "--no-print-directory", "run", f"PORT={port}"]
     env = {**os.environ, **servers.app_env(tmp_path)}
@@ -123,7 +124,7 @@ def test_ctrl_c_stops_nginx_and_gunicorn(tmp_path):
         running = session_processes(process.pid)
         commands = b"\n".join(Path(f"/proc/{pid}/cmdline").read_bytes() for pid in running)
         assert b"nginx: master" in commands and b"nginx: worker" in commands and b"gunicorn" in commands
-        os.killpg(process.pid, signal.SIGINT)  # what ctrl-C sends the terminal's foreground
+        os.killpg(process.pid, signum)  # what ctrl-C, or a terminal that hangs up, sends its foreground
         process.wait(20)
         deadline = time.monotonic() + 10
         while any(alive(pid) for pid in running) and time.monotonic() < deadline:

@@ -115,13 +115,17 @@ def answered(samples: dict) -> float:
 
 def test_gunicorn_on_redis_without_a_secret_key_exits_and_names_it(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
-    env.update(TTT_INSTANCE_DIR=str(tmp_path / "instance"), REDIS_URL="redis://127.0.0.1:9/0")
+    (tmp_path / "tmp").mkdir()  # where the master makes its metrics' folder (TMPDIR)
+    env.update(
+        TTT_INSTANCE_DIR=str(tmp_path / "instance"), REDIS_URL="redis://127.0.0.1:9/0", TMPDIR=str(tmp_path / "tmp")
+    )
     command = [sys.executable, "-m", "gunicorn", "-c", str(servers.ROOT / "gunicorn.conf.py")]
     command += ["--workers", "2", "--bind", f"127.0.0.1:{servers.free_port()}", "wsgi:app"]
     done = subprocess.run(command, cwd=servers.ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     assert "SECRET_KEY is not set" in done.stderr
     assert not (tmp_path / "instance" / "secret_key").exists()
+    assert list((tmp_path / "tmp").iterdir()) == []  # the metrics' folder removed though the app never loaded
 
 
 def test_readyz_answers_503_at_once_when_redis_stops_answering_and_healthz_still_200(tmp_path):
