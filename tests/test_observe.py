@@ -9,6 +9,7 @@ import re
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
+from werkzeug.test import EnvironBuilder
 
 from tests import test_rooms
 from tests.page import Page
@@ -69,6 +70,18 @@ def test_healthz_and_readyz_answer_plainly(app):
     assert client.get("/healthz").text == "ok\n"
     assert client.get("/readyz").text == "ready\n"
     assert client.head("/healthz").data == b""
+
+
+def test_behind_a_proxy_the_three_know_the_client_too(tmp_path):
+    """The access log reads the environ's REMOTE_ADDR after the app: behind nginx (PROXY_HOPS)
+    the client's, for the operator's paths as for the rest."""
+    app = create_app({"SECRET_KEY": "s", "DATABASE": str(tmp_path / "t.sqlite3"), "PROXY_HOPS": 1})
+    for path in ["/healthz", "/readyz", "/robots.txt"]:
+        environ = EnvironBuilder(path=path, headers={"X-Forwarded-For": "192.0.2.7"}).get_environ()
+        environ["REMOTE_ADDR"] = ""  # gunicorn on a unix socket
+        response = app.wsgi_app(environ, lambda status, headers, *exc_info: None)
+        b"".join(response)
+        assert environ["REMOTE_ADDR"] == "192.0.2.7", path
 
 
 def test_none_of_the_three_is_rate_limited(tmp_path):

@@ -77,9 +77,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     explore.warm(app)  # and what the explorer's first page shows
     learn_views.warm()  # and the empty board's traces
     picture.parts()  # and the parts of every review's picture
-    if app.config["PROXY_HOPS"]:  # the client's address, as the proxies in front saw it (outermost)
+    observe.init_app(app)  # around every middleware but the next
+    if app.config["PROXY_HOPS"]:  # the client's address, as the proxies in front saw it, for every path and the log
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXY_HOPS"])  # type: ignore[method-assign]  # Flask's documented middleware hook
-    observe.init_app(app)  # last: it wraps the whole app
     return app
 
 
