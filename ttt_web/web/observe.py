@@ -66,8 +66,9 @@ STREAMS = Gauge("ttt_event_streams_open", "Rooms' event streams open now", multi
 
 def init_app(app: Flask) -> None:
     """Put request ids in the log, and wrap the whole app (call it once every other
-    middleware is in place, but ProxyFix, which must see every path first). The store's calls are measured by MeasuredStore, which
-    sessions.init_app puts around the store before anyone holds it."""
+    middleware is in place, but ProxyFix, which must see every path first). The store's
+    calls are measured by MeasuredStore, which sessions.init_app puts around the store
+    before anyone holds it."""
     log_request_ids(app)
     app.wsgi_app = Observe(app, app.extensions["ttt.store"], tables(app))  # type: ignore[method-assign]  # Flask's documented middleware hook
 
