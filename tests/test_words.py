@@ -2,12 +2,15 @@
 with the winner's own moves counted, the best moves ranked first, and each sentence of the
 ending, the retry and teach mode as the pages say it."""
 
+import random
+
 import pytest
 
 from tests import judge
 from tests.test_engine import SAMPLE, board
 from ttt_web.core import tictactoe as ttt
 from ttt_web.core.game import Game
+from ttt_web.core.players import Players
 from ttt_web.core.position import action_of, other
 from ttt_web.core.words import (
     Cast,
@@ -20,6 +23,7 @@ from ttt_web.core.words import (
     in_words,
     outlook,
     rank,
+    result_text,
     which,
 )
 
@@ -140,6 +144,61 @@ def test_a_utility_in_words():
 )
 def test_how_a_game_ended_for_its_reader(cast, winner, final, said):
     assert ended(cast, winner, final) == said
+
+
+def test_a_room_that_ended_without_a_last_move_to_tell_says_only_how():
+    cast = Cast(("Ann", "Bob"), you="O")
+    assert ended(cast, None) == "It's a draw."
+    assert ended(cast, "X") == "Ann won."
+
+
+def random_games(count: int) -> list[tuple[int, ...]]:
+    """Whole games of random legal moves, played on the judge's boards."""
+    rng, games = random.Random(481), []
+    for _ in range(count):
+        pos, cells = "." * 9, []
+        while not judge.is_over(pos):
+            cell = rng.choice(sorted(judge.children(pos)))
+            pos, cells = judge.children(pos)[cell], [*cells, cell]
+        games.append(tuple(cells))
+    return games
+
+
+def judged_result(cells: tuple[int, ...], given: int) -> tuple[str | None, int, int]:
+    """The winner of the game `cells` by the judge (None for a draw), the winner's marks
+    placed since move `given`, and the moves played since."""
+    pos = "".join("XO"[cells.index(i) % 2] if i in cells else "." for i in range(9))
+    winner = judge.won_by(pos)
+    own = sum(1 for n in range(given, len(cells)) if "XO"[n % 2] == winner)
+    return winner, own, len(cells) - given
+
+
+def test_how_a_game_ended_counts_the_winners_own_moves_as_the_judge_does():
+    for n, cells in enumerate(random_games(120)):
+        given = n % len(cells)
+        winner, own, played = judged_result(cells, given)
+        since = f", played on from the position after move {given}" if given else ""
+        if winner is None:
+            assert result_text(Game.of_moves(cells, given)) == f"A draw{since}.", (cells, given)
+        else:
+            said = f"{winner} won in {own} of its moves ({played} in all{since})."
+            assert result_text(Game.of_moves(cells, given)) == said, (cells, given)
+        moves = counted(n % len(cells), "move")
+        assert result_text(Game.of_moves(cells[: n % len(cells)])) == f"unfinished after {moves}."
+
+
+def test_how_a_game_ended_names_its_players_and_is_told_by_the_one_who_shares_it():
+    x_wins, o_wins = (0, 3, 1, 4, 2), (0, 4, 1, 2, 3, 6)
+    assert judged_result(x_wins, 0)[0] == "X" and judged_result(o_wins, 0)[0] == "O"
+    named = Players(names=("Ann", "Bob"))
+    assert result_text(Game.of_moves(x_wins), named) == "Ann won in 3 of their moves (5 in all)."
+    assert result_text(Game.of_moves(o_wins), named, sharer=True) == "Bob won in 3 of their moves (6 in all)."
+    assert result_text(Game.of_moves(o_wins), Players(you="X", ai="easy")) == "The AI won in 3 of its moves (6 in all)."
+    against_ai = Players(you="O", ai="easy")
+    assert result_text(Game.of_moves(o_wins), against_ai) == "You won in 3 of your moves (6 in all)."
+    assert result_text(Game.of_moves(o_wins), against_ai, sharer=True) == "I won in 3 of my moves (6 in all)."
+    unfinished = "unfinished after 2 moves played on from the position after move 1."
+    assert result_text(Game.of_moves(o_wins[:3], 1)) == unfinished
 
 
 def test_alternatives_and_counts():
