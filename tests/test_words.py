@@ -223,3 +223,10 @@ def test_the_ai_says_nothing_but_after_its_own_move_in_a_game_going_on(game, why
 
 def test_the_ai_speaks_after_its_move():
     assert ai_says(Game(token="t", side="X", difficulty="easy", moves=(4, 0))) == "Best play from here is a draw."
+
+
+def test_facing_two_threats_the_ai_says_every_move_loses_and_you_win_on_your_next_move():
+    before = "XOXOX...."  # X threatens c3 and a3; the AI, O, to move
+    assert {judge.value(child) for child in judge.children(before).values()} == {(1, 1)}
+    game = Game(token="t", side="X", difficulty="easy", moves=(0, 1, 2, 3, 4, 5))
+    assert ai_says(game) == "Every move loses here: you can win right now."
