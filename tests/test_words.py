@@ -175,14 +175,14 @@ def judged_result(cells: tuple[int, ...], given: int) -> tuple[str | None, int, 
 
 def test_how_a_game_ended_counts_the_winners_own_moves_as_the_judge_does():
     for n, cells in enumerate(random_games(120)):
-        given = n % len(cells)
-        winner, own, played = judged_result(cells, given)
-        since = f", played on from the position after move {given}" if given else ""
-        if winner is None:
-            assert result_text(Game.of_moves(cells, given)) == f"A draw{since}.", (cells, given)
-        else:
-            said = f"{winner} won in {own} of its moves ({played} in all{since})."
-            assert result_text(Game.of_moves(cells, given)) == said, (cells, given)
+        for given in {0, n % len(cells)}:
+            winner, own, played = judged_result(cells, given)
+            since = f", played on from the position after move {given}" if given else ""
+            if winner is None:
+                assert result_text(Game.of_moves(cells, given)) == f"A draw{since}.", (cells, given)
+            else:
+                said = f"{winner} won in {own} of its moves ({played} in all{since})."
+                assert result_text(Game.of_moves(cells, given)) == said, (cells, given)
         moves = counted(n % len(cells), "move")
         assert result_text(Game.of_moves(cells[: n % len(cells)])) == f"unfinished after {moves}."
 
