@@ -230,3 +230,20 @@ def test_facing_two_threats_the_ai_says_every_move_loses_and_you_win_on_your_nex
     assert {judge.value(child) for child in judge.children(before).values()} == {(1, 1)}
     game = Game(token="t", side="X", difficulty="easy", moves=(0, 1, 2, 3, 4, 5))
     assert ai_says(game) == "Every move loses here: you can win right now."
+
+
+@pytest.mark.parametrize(
+    ("moves", "after", "value", "said"),
+    [
+        ((0, 1, 2, 3, 6, 4), "XOXOO.X..", (-1, 2), "I can win on my next move, whatever you play."),
+        (
+            (7, 5, 4, 2),
+            "..O.XO.X.",
+            (1, 1),
+            "Every move loses here; I could have held out longer than with c1. You can win right now.",
+        ),
+    ],
+)
+def test_what_the_ai_expects_after_its_move_is_the_judges_value(moves, after, value, said):
+    assert judge.value(after) == value
+    assert ai_says(Game(token="t", side="X", difficulty="easy", moves=moves)) == said
