@@ -19,8 +19,9 @@ def test_an_answer_is_read_as_an_action_or_none(text, action):
 
 @pytest.mark.parametrize("text", ["", "1", "1,2,3", "a,b", "(1 1)", "1;2", "12,3", "nothing"])
 def test_anything_else_is_refused_with_how_to_write_it(text):
-    with pytest.raises(AnswerError, match=r"written i,j \(like 0,2 for row 0, column 2\) or none"):
+    with pytest.raises(AnswerError) as refused:
         read(text)
+    assert str(refused.value) == "The student's answer is written i,j (like 0,2 for row 0, column 2) or none."
 
 
 def minimax_keepers(pos: str) -> tuple[tuple[int, int], ...]:
@@ -54,6 +55,13 @@ def test_off_the_board_or_on_a_taken_cell_is_wrong_and_says_why():
     assert check("XX.OO....", (-1, 0)).problem == off.problem
     taken = check("XX.OO....", (1, 0))
     assert (taken.optimal, taken.judged, taken.problem) == (False, None, "that cell is not empty")
+
+
+def test_every_answer_keeps_what_minimax_returned_and_a_wrong_one_the_right_ones_beside_it():
+    for action in [(2, 2), (0, 2), (0, 3), (1, 0), None]:
+        answer = check("XX.OO....", action)
+        assert answer.action == action and answer.right == ((0, 2),), action
+    assert check("XXXOO....", (2, 2)).action == (2, 2)
 
 
 def test_on_a_finished_board_only_none_is_right():

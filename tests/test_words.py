@@ -2,12 +2,15 @@
 with the winner's own moves counted, the best moves ranked first, and each sentence of the
 ending, the retry and teach mode as the pages say it."""
 
+import random
+
 import pytest
 
 from tests import judge
 from tests.test_engine import SAMPLE, board
 from ttt_web.core import tictactoe as ttt
 from ttt_web.core.game import Game
+from ttt_web.core.players import Players
 from ttt_web.core.position import action_of, other
 from ttt_web.core.words import (
     Cast,
@@ -20,6 +23,7 @@ from ttt_web.core.words import (
     in_words,
     outlook,
     rank,
+    result_text,
     which,
 )
 
@@ -142,6 +146,61 @@ def test_how_a_game_ended_for_its_reader(cast, winner, final, said):
     assert ended(cast, winner, final) == said
 
 
+def test_a_room_that_ended_without_a_last_move_to_tell_says_only_how():
+    cast = Cast(("Ann", "Bob"), you="O")
+    assert ended(cast, None) == "It's a draw."
+    assert ended(cast, "X") == "Ann won."
+
+
+def random_games(count: int) -> list[tuple[int, ...]]:
+    """Whole games of random legal moves, played on the judge's boards."""
+    rng, games = random.Random(481), []
+    for _ in range(count):
+        pos, cells = "." * 9, []
+        while not judge.is_over(pos):
+            cell = rng.choice(sorted(judge.children(pos)))
+            pos, cells = judge.children(pos)[cell], [*cells, cell]
+        games.append(tuple(cells))
+    return games
+
+
+def judged_result(cells: tuple[int, ...], given: int) -> tuple[str | None, int, int]:
+    """The winner of the game `cells` by the judge (None for a draw), the winner's marks
+    placed since move `given`, and the moves played since."""
+    pos = "".join("XO"[cells.index(i) % 2] if i in cells else "." for i in range(9))
+    winner = judge.won_by(pos)
+    own = sum(1 for n in range(given, len(cells)) if "XO"[n % 2] == winner)
+    return winner, own, len(cells) - given
+
+
+def test_how_a_game_ended_counts_the_winners_own_moves_as_the_judge_does():
+    for n, cells in enumerate(random_games(120)):
+        for given in {0, n % len(cells)}:
+            winner, own, played = judged_result(cells, given)
+            since = f", played on from the position after move {given}" if given else ""
+            if winner is None:
+                assert result_text(Game.of_moves(cells, given)) == f"A draw{since}.", (cells, given)
+            else:
+                said = f"{winner} won in {own} of its moves ({played} in all{since})."
+                assert result_text(Game.of_moves(cells, given)) == said, (cells, given)
+        moves = counted(n % len(cells), "move")
+        assert result_text(Game.of_moves(cells[: n % len(cells)])) == f"unfinished after {moves}."
+
+
+def test_how_a_game_ended_names_its_players_and_is_told_by_the_one_who_shares_it():
+    x_wins, o_wins = (0, 3, 1, 4, 2), (0, 4, 1, 2, 3, 6)
+    assert judged_result(x_wins, 0)[0] == "X" and judged_result(o_wins, 0)[0] == "O"
+    named = Players(names=("Ann", "Bob"))
+    assert result_text(Game.of_moves(x_wins), named) == "Ann won in 3 of their moves (5 in all)."
+    assert result_text(Game.of_moves(o_wins), named, sharer=True) == "Bob won in 3 of their moves (6 in all)."
+    assert result_text(Game.of_moves(o_wins), Players(you="X", ai="easy")) == "The AI won in 3 of its moves (6 in all)."
+    against_ai = Players(you="O", ai="easy")
+    assert result_text(Game.of_moves(o_wins), against_ai) == "You won in 3 of your moves (6 in all)."
+    assert result_text(Game.of_moves(o_wins), against_ai, sharer=True) == "I won in 3 of my moves (6 in all)."
+    unfinished = "unfinished after 2 moves played on from the position after move 1."
+    assert result_text(Game.of_moves(o_wins[:3], 1)) == unfinished
+
+
 def test_alternatives_and_counts():
     assert either(["a2"]) == "a2" and either(["a2", "b2"]) == "a2 or b2"
     assert either(["a2", "b2", "a3", "c3"]) == "a2, b2, a3 or c3"
@@ -164,3 +223,27 @@ def test_the_ai_says_nothing_but_after_its_own_move_in_a_game_going_on(game, why
 
 def test_the_ai_speaks_after_its_move():
     assert ai_says(Game(token="t", side="X", difficulty="easy", moves=(4, 0))) == "Best play from here is a draw."
+
+
+def test_facing_two_threats_the_ai_says_every_move_loses_and_you_win_on_your_next_move():
+    before = "XOXOX...."  # X threatens c3 and a3; the AI, O, to move
+    assert {judge.value(child) for child in judge.children(before).values()} == {(1, 1)}
+    game = Game(token="t", side="X", difficulty="easy", moves=(0, 1, 2, 3, 4, 5))
+    assert ai_says(game) == "Every move loses here: you can win right now."
+
+
+@pytest.mark.parametrize(
+    ("moves", "after", "value", "said"),
+    [
+        ((0, 1, 2, 3, 6, 4), "XOXOO.X..", (-1, 2), "I can win on my next move, whatever you play."),
+        (
+            (7, 5, 4, 2),
+            "..O.XO.X.",
+            (1, 1),
+            "Every move loses here; I could have held out longer than with c1. You can win right now.",
+        ),
+    ],
+)
+def test_what_the_ai_expects_after_its_move_is_the_judges_value(moves, after, value, said):
+    assert judge.value(after) == value
+    assert ai_says(Game(token="t", side="X", difficulty="easy", moves=moves)) == said
