@@ -22,11 +22,11 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.cpu_per_test import seconds_by_name
 from tests import servers
 
 BUILDS = {"chromium (yardstick)": "/usr/bin/chromium", "chromium-headless-shell": "/usr/bin/chromium-headless-shell"}
 ROUNDS, VISITS = 3, 4
-TICKS = os.sysconf("SC_CLK_TCK")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-sync"]
 FLAGS += ["--disable-background-networking", "--disable-component-update"]  # tests/conftest.py's
 
@@ -34,22 +34,7 @@ FLAGS += ["--disable-background-networking", "--disable-component-update"]  # te
 def chromium_seconds() -> float:
     """The CPU of this process's Chromium, every process of it: each one's own, and what its ended
     children spent (counted in the parent that waited for them)."""
-    parents, stats = {}, {}
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        parents.setdefault(int(fields[1]), []).append(int(pid))
-        stats[int(pid)] = (stat[stat.index("(") + 1 : stat.rindex(")")], sum(int(value) for value in fields[11:15]))
-    ticks, below = 0, [os.getpid()]
-    while below:
-        for child in parents.get(below.pop(), []):
-            name, spent = stats[child]
-            ticks += spent if "chrom" in name else 0
-            below.append(child)
-    return ticks / TICKS
+    return seconds_by_name().get("chromium", 0.0)
 
 
 def visit(browser: Browser, base: str, shot: Path) -> None:
