@@ -142,7 +142,8 @@ def tree_exercise() -> dict:
     position = exercise_position()
     answers = None
     if "check" in request.args:
-        answers = [graded(position, name, request.args.get(name, "")[:9]) for name in ("positions", "leaves")]
+        counts = tree_counts(position)
+        answers = [graded(counts, name, request.args.get(name, "")[:9]) for name in ("positions", "leaves")]
     shown = answers is not None and "show" in request.args
     return {"position": position, "mover": to_move(position), "answers": answers, "show_answers": shown}
 
@@ -159,9 +160,9 @@ def exercise_position() -> str:
     return position
 
 
-def graded(position: str, name: str, given: str) -> TreeAnswer:
-    """An answer to step 1's exercise, `positions` (the tree's nodes) or `leaves` (its finished games)."""
-    counts = tree_counts(position)
+def graded(counts: TreeCounts, name: str, given: str) -> TreeAnswer:
+    """An answer to step 1's exercise, `positions` (the tree's nodes) or `leaves` (its finished
+    games), against the counts of the exercise's tree."""
     truth = counts.nodes if name == "positions" else counts.leaves
     read = words.whole_number(given)
     if read is None or read < 0:
@@ -182,10 +183,10 @@ class TreeCounts(NamedTuple):
 
 
 def tree_counts(position: str) -> TreeCounts:
-    boards = reachable(position)
-    full = sum(1 for leaf in leaf_list(position) if "." not in leaf)
+    boards, ends = reachable(position), leaf_list(position)
+    full = sum(1 for leaf in ends if "." not in leaf)
     ended = sum(1 for b in boards if over(b))
-    return TreeCounts(tree_size(position), leaves(position), len(boards), ended, full)
+    return TreeCounts(tree_size(position), len(ends), len(boards), ended, full)
 
 
 def tree_hint(name: str, read: int, truth: int, counts: TreeCounts) -> str:
@@ -208,8 +209,3 @@ def tree_hint(name: str, read: int, truth: int, counts: TreeCounts) -> str:
 def leaf_list(position: str) -> list[str]:
     """The finished games below `position`, one for each way play reaches them."""
     return [position] if over(position) else [leaf for _, child in moves(position) for leaf in leaf_list(child)]
-
-
-def leaves(position: str) -> int:
-    """The finished games in the tree below `position`: its leaves."""
-    return len(leaf_list(position))
