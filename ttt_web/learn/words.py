@@ -26,7 +26,7 @@ def number(value: float | None) -> str:
 
 
 SIGNS = {"": 1, "+": 1, "-": -1, MINUS: -1}
-WHOLE = re.compile(rf"\s*([+\-{MINUS}]?)([0-9]{{1,6}})\s*")
+WHOLE = re.compile(rf"\s*([+\-{MINUS}]?)([0-9]{{1,9}})\s*")  # 9: all a box takes
 ACCEPTED = f"digits with a sign or none, like 1, +1, {MINUS}1 or -1"
 
 
