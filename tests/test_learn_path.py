@@ -136,7 +136,6 @@ def test_the_tree_exercise_is_graded_against_the_judge(client):
         assert "data-truth" not in first  # the truth only when asked: tests/test_learn_feedback.py
 
 
-
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("typed", ["1000000", "999999999", "-12345678"])
 def test_a_count_as_long_as_the_box_takes_is_read_as_a_number(client, typed):
@@ -146,6 +145,7 @@ def test_a_count_as_long_as_the_box_takes_is_read_as_a_number(client, typed):
     said = page["tree-answers"].text
     assert "not a whole number" not in said
     assert ("is too many" in said) if typed[0] != "-" else ("a count cannot be negative" in said)
+
 
 @cache
 def plain_steps(pos: str) -> int:
