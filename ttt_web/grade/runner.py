@@ -34,7 +34,7 @@ MEMORY_BYTES = 2 << 30
 FILE_BYTES = 1 << 20  # any file the student's code writes
 REPLY_BYTES = 1 << 20  # one reply line; a longer one is not a reply
 STOP_SECONDS = 2  # for the child to say where it was stopped, in its processor time
-TEXTBOOK = 225  # yardsticks of processor time a textbook minimax (no memo) takes on the empty board
+TEXTBOOK = 14_000  # yardsticks of processor time a textbook minimax (no memo) takes on the empty board
 YARDSTICKS = 3 * TEXTBOOK  # the per-call limit, in yardsticks of processor time (about 16 s here)
 WALL_SHARE = 6  # a call also ends after this many times its limit spent neither computing nor ready to (asleep)
 WALL_MOST = 30  # and after this many times its limit in wall-clock time whatever it did (a machine that busy)
@@ -198,7 +198,7 @@ class Student:
         """After the file loaded: the yardstick it measured (the first time), and the patches."""
         yardstick = said.get("yardstick")
         if not self.yardstick:
-            self.yardstick = yardstick if isinstance(yardstick, float) and 0 < yardstick < 60 else 0.04
+            self.yardstick = yardstick if isinstance(yardstick, float) and 0 < yardstick < 1 else 0.0006
         if self.patches:
             self.send({"patch": list(self.patches)})
             self.read(START_SECONDS)
