@@ -4,6 +4,7 @@ or Start again (a POST) changes them, and every page shows them. No JavaScript n
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 from flask import Blueprint, abort, redirect, render_template, request, session
@@ -13,6 +14,7 @@ from ..core.costs import moves, reachable, tree_size
 from ..core.pasted import unreachable
 from ..core.position import EMPTY_BOARD, over, to_move
 from ..core.subtrees import steps_with_empty_cells
+from ..web.errors import lost_page
 from ..web.urls import url_for
 from . import words
 
@@ -20,6 +22,14 @@ bp = Blueprint("path", __name__)
 KEY = "learn"  # the session's list of the steps done
 TREE_EXERCISE = "..XOOXOX."  # step 1's position: three empty cells, a game that may end early
 TREE_EMPTY_CELLS = (2, 3, 4)  # step 1 takes a position of these sizes, small enough to draw by hand
+TREE_SIZES = f"{min(TREE_EMPTY_CELLS)} to {max(TREE_EMPTY_CELLS)}"
+POSITION_RULE = "a position is 9 characters read row by row, X, O or a dot for an empty cell."
+# the largest tree step 1 takes: its every order of filling the empty cells, no game ending early
+LARGEST_TREE = sum(math.perm(max(TREE_EMPTY_CELLS), depth) for depth in range(max(TREE_EMPTY_CELLS) + 1))
+TAKES = (
+    f"Step 1's exercise is a tree you draw by hand, so it takes a game not yet over with {TREE_SIZES} empty "
+    f"cells (a tree of at most {LARGEST_TREE} positions), like {TREE_EXERCISE}, its own exercise."
+)
 
 
 class Step(NamedTuple):
@@ -129,6 +139,7 @@ class TreeAnswer(NamedTuple):
     read: int | None
     truth: int
     hint: str  # why a wrong answer is wrong, never the right number; "" when right
+    slips: tuple[str, ...] = ()  # the names of the slips that give this wrong count, each said in the hint
 
     @property
     def right(self) -> bool:
@@ -149,15 +160,45 @@ def tree_exercise() -> dict:
 
 
 def exercise_position() -> str:
-    """Step 1's position, from the address or the default; 400 with the reason if it is not one it takes."""
-    position = request.args.get("position", TREE_EXERCISE)
-    if len(position) != 9 or set(position) - set("XO."):
-        why = "That is not a position: 9 characters of X, O and dots."
-    else:
-        why = unreachable(position) or ("That game is over." if over(position) else "")
-    if why or position.count(".") not in TREE_EMPTY_CELLS:
-        abort(400, f"{why} Step 1 takes a game not yet over with 2 to 4 empty cells, like ..XOOXOX.".lstrip())
+    """Step 1's position, from the address or the default (an empty box counts as none); if it
+    is not one step 1 takes, the page that says what is wrong with it, with the way back."""
+    position = request.args.get("position", "").strip() or TREE_EXERCISE
+    refused = position_refused(position)
+    if refused:
+        heading, said = refused
+        abort(lost_page(400, heading, said, exercise_links(position)))
     return position
+
+
+def position_refused(position: str) -> tuple[str, str] | None:
+    """What is wrong with `position` for step 1 (a heading and the reason), or None."""
+    if len(position) != 9 or set(position) - set("XO."):
+        shown = position[:20] + ("…" if len(position) > 20 else "")
+        return "Not a position", f"“{shown}” is not a position: {POSITION_RULE} {TAKES}"
+    if why := unreachable(position):
+        return "No game of tic-tac-toe reaches that position", f"{why} {TAKES}"
+    if over(position):
+        said = f"In {position}, {words.won(position)}: its tree is that one position, with nothing to draw."
+        return f"{position} is a finished game", f"{said} {TAKES}"
+    empty = position.count(".")
+    if empty in TREE_EMPTY_CELLS:
+        return None
+    cells = f"{empty} empty cell{'' if empty == 1 else 's'}"
+    why = "too many to draw by hand" if empty > max(TREE_EMPTY_CELLS) else "too few to make an exercise"
+    said = f"{position} has {cells}, and its game tree holds {tree_size(position):,} positions: {why}. {TAKES}"
+    return f"{position} has {cells}: step 1 takes {TREE_SIZES}", said
+
+
+def exercise_links(position: str) -> list[tuple[str, str]]:
+    """Where a student goes from a position step 1 does not take: its own exercise, the path,
+    and the position in the explorer when some game reaches it."""
+    links = [
+        (f"Step 1 with its own exercise, {TREE_EXERCISE}", url_for("learn.path.step", number=1) + "#exercise"),
+        ("For students: the path", url_for("learn.index")),
+    ]
+    if len(position) == 9 and not set(position) - set("XO.") and unreachable(position) is None:
+        links.append((f"{position} in the explorer", url_for("explore.position", text=position)))
+    return links
 
 
 def graded(counts: TreeCounts, name: str, given: str) -> TreeAnswer:
@@ -166,12 +207,11 @@ def graded(counts: TreeCounts, name: str, given: str) -> TreeAnswer:
     truth = counts.nodes if name == "positions" else counts.leaves
     read = words.whole_number(given)
     if read is None or read < 0:
-        hint = words.not_a_count(given, read)
-    elif read == truth:
-        hint = ""
-    else:
-        hint = tree_hint(name, read, truth, counts)
-    return TreeAnswer(name, given, read, truth, hint)
+        return TreeAnswer(name, given, read, truth, words.not_a_count(given, read))
+    if read == truth:
+        return TreeAnswer(name, given, read, truth, "")
+    slips = tuple(slip for slip, count in slip_counts(name, counts).items() if count == read)
+    return TreeAnswer(name, given, read, truth, tree_hint(name, read, truth, slips), slips)
 
 
 class TreeCounts(NamedTuple):
@@ -180,30 +220,71 @@ class TreeCounts(NamedTuple):
     boards: int  # the different boards in it, each counted once
     ended_boards: int  # the different finished boards in it
     full: int  # the leaves whose board is full: the games that last to the last cell
+    played_on: int  # the nodes if play went on after three in a row, to a full board
+    played_on_leaves: int  # the leaves so: every order of filling the empty cells
 
 
 def tree_counts(position: str) -> TreeCounts:
     boards, ends = reachable(position), leaf_list(position)
     full = sum(1 for leaf in ends if "." not in leaf)
     ended = sum(1 for b in boards if over(b))
-    return TreeCounts(tree_size(position), len(ends), len(boards), ended, full)
+    empty = position.count(".")
+    played_on = sum(math.perm(empty, depth) for depth in range(empty + 1))
+    return TreeCounts(tree_size(position), len(ends), len(boards), ended, full, played_on, math.factorial(empty))
 
 
-def tree_hint(name: str, read: int, truth: int, counts: TreeCounts) -> str:
-    """What is wrong with a wrong count, said without the right one: a mistake it matches, or
-    whether it is too many or too few."""
-    said = words.number(read)
+# The likely slips in counting a tree by hand, by the answer they touch: how each is said
+# (the count it gives follows from the tree's counts, in `slip_counts`).
+SLIPS = {
+    "positions": {
+        "left-out": "leaving out one position (the root, the position you start from, or any other)",
+        "boards": (
+            "counting each different board once (the tree has a node for each way play reaches a board, "
+            "so a board reached two ways is two nodes)"
+        ),
+        "played-on": (
+            "playing on after three in a row until the board is full (a game ends as soon as someone "
+            "has three in a row, and its position is a leaf)"
+        ),
+    },
+    "leaves": {
+        "left-out": "leaving out one finished game",
+        "boards": ("counting each different finished board once (the tree has a leaf for each way play reaches one)"),
+        "full": "counting only the games that fill the board (a game also ends when someone has three in a row)",
+        "played-on": (
+            "playing on after three in a row until the board is full (a game ends as soon as someone "
+            "has three in a row)"
+        ),
+    },
+}
+
+
+COUNT_EACH = {"positions": "node of the tree, the root included", "leaves": "finished game, wherever it ends"}
+
+
+def slip_counts(name: str, counts: TreeCounts) -> dict[str, int]:
+    """The count each slip of SLIPS[name] gives on this tree."""
     if name == "positions":
-        if read == truth - 1:
-            return f"{said} is one short: the tree holds the position you start from too, at its root."
-        if read == counts.boards:
-            return f"{said} is how many different boards it holds; the tree has a node for each way play reaches one."
-        return f"{said} is too {'many' if read > truth else 'few'}. Count each node of the tree, the root included."
-    if read == counts.ended_boards:
-        return f"{said} is how many different finished boards it holds; the tree has a leaf for each way to one."
-    if read == counts.full:
-        return f"{said} counts only the games that fill the board; a game also ends when someone has three in a row."
-    return f"{said} is too {'many' if read > truth else 'few'}. Count each finished game, wherever it ends."
+        return {"left-out": counts.nodes - 1, "boards": counts.boards, "played-on": counts.played_on}
+    return {
+        "left-out": counts.leaves - 1,
+        "boards": counts.ended_boards,
+        "full": counts.full,
+        "played-on": counts.played_on_leaves,
+    }
+
+
+def tree_hint(name: str, read: int, truth: int, slips: tuple[str, ...]) -> str:
+    """What is wrong with a wrong count, said without the right one: too many or too few, and
+    every likely slip that gives exactly this count (one count may fit several)."""
+    said = words.number(read)
+    too = f"{said} is too {'many' if read > truth else 'few'}."
+    if not slips:
+        return f"{too} Count each {COUNT_EACH[name]}."
+    ways = [SLIPS[name][slip] for slip in slips]
+    if len(ways) == 1:
+        return f"{too} {ways[0][0].upper()}{ways[0][1:]} gives {said}."
+    return f"{too} Each of these slips gives {said}: {'; or '.join(ways)}."
 
 
 def leaf_list(position: str) -> list[str]:
