@@ -98,6 +98,8 @@ def test_ten_positions_on_the_default_exercise_names_both_slips_that_give_ten(cl
     the root left out, or any other position, or a board reached two ways counted once."""
     below = calls(DEFAULT)
     assert (len(below), len(set(below))) == (11, 10)
+    question = " ".join(Page(client.get("/learn/step/1").text)["exercise"].text.split())
+    assert "How many positions (nodes) does it hold, this one included, a board counted once for each way" in question
     got = graded(client, DEFAULT, 10, 4)
     text = got["positions"]["text"].lower()
     assert "leaving out one position (the root, the position you start from, or any other)" in text
