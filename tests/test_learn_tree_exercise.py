@@ -1,8 +1,8 @@
 """Step 1's exercise (count a small game tree), as a new student met it: a wrong count's hint
 names every likely slip that gives exactly that count, each checked against counts made here
 from the independent judge (tests/judge.py); a position the exercise does not take is refused
-by saying what is wrong with it, on a page that leads back to step 1 and to the path; an empty
-position box is the default exercise."""
+by saying beside its box what is wrong with it, with the ways back to step 1's own exercise
+and to the path; an empty position box is the default exercise."""
 
 import random
 import re
@@ -10,7 +10,7 @@ from functools import cache
 
 import pytest
 
-from tests.judge import calls, children, is_over, reachable, won_by
+from tests.judge import calls, children, is_over, reachable, unreachable_reason, won_by
 from tests.page import Page
 
 pytestmark = pytest.mark.unit
@@ -141,48 +141,64 @@ def test_an_empty_position_box_is_the_default_exercise(client):
     assert {a["data-right"] for a in got.values()} == {"true"}
 
 
-def refused(client, pos: str) -> Page:
-    response = client.get(f"/learn/step/1?position={pos}&check=1&positions=3&leaves=1")
-    assert response.status_code == 400, pos
+def refused(client, typed: str) -> str:
+    """Step 1 with a position of the student's own that it does not take: 400, the default
+    exercise kept and nothing graded, the box holding what was typed, and beside it what is
+    wrong with it and the ways back (step 1's own exercise, the path)."""
+    query = {"position": typed, "check": "1", "positions": "3", "leaves": "1"}
+    response = client.get("/learn/step/1", query_string=query)
+    assert response.status_code == 400, typed
     page = Page(response.text)
-    links = [(a.text, a.attrs["href"]) for a in page["lost-links"].iter("a")]
-    assert ("Step 1 with its own exercise, ..XOOXOX.", "/learn/step/1#exercise") in links  # the way back
-    assert ("For students: the path", "/learn/") in links
-    return page
+    assert "Request not understood" not in page.html
+    assert page.form("tree-form")["position"] == DEFAULT and page.root.by_id("tree-answers") is None
+    box = page["tree-position-text"].attrs
+    assert box["value"] == typed and box["aria-invalid"] == "true" and "tree-position-error" in box["aria-describedby"]
+    error = page["tree-position-error"]
+    links = [(a.text, a.attrs["href"]) for a in error.iter("a")]
+    assert links == [("Back to step 1's own exercise", "/learn/step/1#exercise"), ("the path", "/learn/")]
+    said = " ".join(error.text.split())
+    largest = max(len(calls(p)) for p in REACHABLE if not is_over(p) and 2 <= p.count(".") <= 4)
+    assert said.endswith(
+        f"a game not yet over with 2 to 4 empty cells, like its own, {DEFAULT} ({DEFAULT.count('.')} empty cells): "
+        f"a tree of at most {largest} positions. Back to step 1's own exercise · the path"
+    ), said
+    return said
 
 
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_a_position_with_too_many_or_too_few_empty_cells_is_refused_saying_how_many_and_why(client):
     live = [p for p in REACHABLE if not is_over(p)]
-    largest = max(len(calls(p)) for p in live if 2 <= p.count(".") <= 4)
     chosen = ["." * 9, "X........", "XOXOXOOX."]
     chosen += [random.Random(empty).choice([p for p in live if p.count(".") == empty]) for empty in (1, 5, 6, 7)]
     for pos in chosen:
         empty = pos.count(".")
-        page = refused(client, pos)
+        said = refused(client, pos)
         cells = f"{empty} empty cell{'' if empty == 1 else 's'}"
-        assert page["lost-title"].text == f"{pos} has {cells}: step 1 takes 2 to 4"
-        said = " ".join(page["lost-description"].text.split())
         why = "too many to draw by hand" if empty > 4 else "too few to make an exercise"
-        assert f"{pos} has {cells}, and its game tree holds {len(calls(pos)):,} positions: {why}." in said
-        assert f"2 to 4 empty cells (a tree of at most {largest} positions)" in said
-        assert "Request not understood" not in page.html
-        assert (f"{pos} in the explorer", f"/explore/{pos}") in [(a.text, a.attrs["href"]) for a in page.root.iter("a")]
+        assert said.startswith(f"{pos} has {cells}, and its game tree holds {len(calls(pos)):,} positions: {why}.")
 
 
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
-def test_a_finished_game_or_a_board_no_game_reaches_is_refused_saying_why(client):
-    finished = random.Random(3).sample(sorted(p for p in REACHABLE if is_over(p)), 6)
-    for pos in finished:
-        page = refused(client, pos)
-        assert page["lost-title"].text == f"{pos} is a finished game"
-        said = page["lost-description"].text
+def test_a_finished_game_a_board_no_game_reaches_or_no_board_is_refused_saying_why(client):
+    for pos in random.Random(3).sample(sorted(p for p in REACHABLE if is_over(p)), 6):
         winner = won_by(pos)
-        assert (f"{winner} has three in a row" if winner else "the board is full with no line") in said
-    for pos in ("XXXXXXXXX", "OO.......", "XXXOOO..."):
-        page = refused(client, pos)
-        assert page["lost-title"].text == "No game of tic-tac-toe reaches that position"
-    for typed in ("abc", "XO.XO.XO.X", "xo......."):
-        page = refused(client, typed)
-        assert page["lost-title"].text == "Not a position"
-        assert f"“{typed}” is not a position: a position is 9 characters" in page["lost-description"].text
+        line = f"{winner} has three in a row" if winner else "the board is full with no line"
+        assert refused(client, pos).startswith(f"In {pos}, {line}: its tree is that one position.")
+    for pos in ("XXXXXXXXX", "OO.......", "XXXOOO...", "XXXOO.O.."):
+        reason = unreachable_reason(pos)
+        assert reason in refused(client, pos), pos
+    for typed, reason in [("abc", "this has 3"), ("XO.XO.XO.X", "this has 10"), ("XY.......", "'Y' is not a mark")]:
+        assert reason in refused(client, typed), typed
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_a_position_of_the_students_own_in_the_box_is_the_exercise(client):
+    pasted = "[[X, O, EMPTY], [EMPTY, X, O], [X, O, EMPTY]]"
+    page = Page(client.get("/learn/step/1", query_string={"position": pasted}).text)
+    assert page.form("tree-form")["position"] == "XO..XOXO."
+    form = page["tree-position"]
+    assert form.attrs["method"] == "get" and form.attrs["action"] == "/learn/step/1#exercise"
+    assert page["tree-position-text"].attrs["value"] == "" and page.root.by_id("tree-position-error") is None
+    below = calls("XO..XOXO.")
+    got = graded(client, "XO..XOXO.", len(below), sum(is_over(p) for p in below))
+    assert {a["data-right"] for a in got.values()} == {"true"}

@@ -11,10 +11,9 @@ from flask import Blueprint, abort, redirect, render_template, request, session
 
 from ..core import trace as core_trace
 from ..core.costs import moves, reachable, tree_size
-from ..core.pasted import unreachable
+from ..core.pasted import BoardError, parse
 from ..core.position import EMPTY_BOARD, over, to_move
 from ..core.subtrees import steps_with_empty_cells
-from ..web.errors import lost_page
 from ..web.urls import url_for
 from . import words
 
@@ -23,12 +22,12 @@ KEY = "learn"  # the session's list of the steps done
 TREE_EXERCISE = "..XOOXOX."  # step 1's position: three empty cells, a game that may end early
 TREE_EMPTY_CELLS = (2, 3, 4)  # step 1 takes a position of these sizes, small enough to draw by hand
 TREE_SIZES = f"{min(TREE_EMPTY_CELLS)} to {max(TREE_EMPTY_CELLS)}"
-POSITION_RULE = "a position is 9 characters read row by row, X, O or a dot for an empty cell."
 # the largest tree step 1 takes: its every order of filling the empty cells, no game ending early
 LARGEST_TREE = sum(math.perm(max(TREE_EMPTY_CELLS), depth) for depth in range(max(TREE_EMPTY_CELLS) + 1))
 TAKES = (
     f"Step 1's exercise is a tree you draw by hand, so it takes a game not yet over with {TREE_SIZES} empty "
-    f"cells (a tree of at most {LARGEST_TREE} positions), like {TREE_EXERCISE}, its own exercise."
+    f"cells, like its own, {TREE_EXERCISE} ({TREE_EXERCISE.count('.')} empty cells): a tree of at most "
+    f"{LARGEST_TREE} positions."
 )
 
 
@@ -83,6 +82,7 @@ def step(number: int):
 def step_page(shown: Step, status: int = 200, **more):
     """A step's page. Step 1's exercise is graded here, from its answers in the address."""
     extra = FACTS[shown.slug]() if shown.slug in FACTS else {}
+    status = extra.pop("status", status)
     page = render_template(
         "learn/step.html", step=shown, short_game=core_trace.SHORT_GAME, w=words, **progress(), **extra, **more
     )
@@ -149,56 +149,50 @@ class TreeAnswer(NamedTuple):
 def tree_exercise() -> dict:
     """Step 1's exercise: a small position, how many positions its game tree holds and how many
     of them are finished games; graded when the answers come in the address (`check`). A wrong
-    answer is told what is wrong with it, not the right number, until `show` asks for it."""
-    position = exercise_position()
+    answer is told what is wrong with it, not the right number, until `show` asks for it. A
+    position of the student's own (`position`) that step 1 does not take leaves the default
+    exercise in place, with what is wrong said beside the box (status 400)."""
+    typed = request.args.get("position", "").strip()
+    position, refused = exercise_position(typed)
     answers = None
-    if "check" in request.args:
+    if "check" in request.args and not refused:
         counts = tree_counts(position)
         answers = [graded(counts, name, request.args.get(name, "")[:9]) for name in ("positions", "leaves")]
     shown = answers is not None and "show" in request.args
-    return {"position": position, "mover": to_move(position), "answers": answers, "show_answers": shown}
+    return {
+        "position": position,
+        "mover": to_move(position),
+        "answers": answers,
+        "show_answers": shown,
+        "default_position": TREE_EXERCISE,
+        "tree_sizes": TREE_SIZES,
+        "typed": typed,
+        "refused": refused,
+        "status": 400 if refused else 200,
+    }
 
 
-def exercise_position() -> str:
-    """Step 1's position, from the address or the default (an empty box counts as none); if it
-    is not one step 1 takes, the page that says what is wrong with it, with the way back."""
-    position = request.args.get("position", "").strip() or TREE_EXERCISE
-    refused = position_refused(position)
-    if refused:
-        heading, said = refused
-        abort(lost_page(400, heading, said, exercise_links(position)))
-    return position
-
-
-def position_refused(position: str) -> tuple[str, str] | None:
-    """What is wrong with `position` for step 1 (a heading and the reason), or None."""
-    if len(position) != 9 or set(position) - set("XO."):
-        shown = position[:20] + ("…" if len(position) > 20 else "")
-        return "Not a position", f"“{shown}” is not a position: {POSITION_RULE} {TAKES}"
-    if why := unreachable(position):
-        return "No game of tic-tac-toe reaches that position", f"{why} {TAKES}"
+def exercise_position(typed: str) -> tuple[str, str | None]:
+    """Step 1's position and None, from what the box or the address holds (nothing typed is the
+    default); or the default and, when the box holds a position step 1 does not take, what is
+    wrong with it: how many empty cells it has, how many step 1 takes, and why."""
+    if not typed:
+        return TREE_EXERCISE, None
+    try:
+        position = parse(typed)
+    except BoardError as error:
+        return TREE_EXERCISE, f"{error} {TAKES}"
     if over(position):
-        said = f"In {position}, {words.won(position)}: its tree is that one position, with nothing to draw."
-        return f"{position} is a finished game", f"{said} {TAKES}"
+        return TREE_EXERCISE, f"In {position}, {words.won(position)}: its tree is that one position. {TAKES}"
     empty = position.count(".")
     if empty in TREE_EMPTY_CELLS:
-        return None
+        return position, None
     cells = f"{empty} empty cell{'' if empty == 1 else 's'}"
     why = "too many to draw by hand" if empty > max(TREE_EMPTY_CELLS) else "too few to make an exercise"
-    said = f"{position} has {cells}, and its game tree holds {tree_size(position):,} positions: {why}. {TAKES}"
-    return f"{position} has {cells}: step 1 takes {TREE_SIZES}", said
-
-
-def exercise_links(position: str) -> list[tuple[str, str]]:
-    """Where a student goes from a position step 1 does not take: its own exercise, the path,
-    and the position in the explorer when some game reaches it."""
-    links = [
-        (f"Step 1 with its own exercise, {TREE_EXERCISE}", url_for("learn.path.step", number=1) + "#exercise"),
-        ("For students: the path", url_for("learn.index")),
-    ]
-    if len(position) == 9 and not set(position) - set("XO.") and unreachable(position) is None:
-        links.append((f"{position} in the explorer", url_for("explore.position", text=position)))
-    return links
+    return (
+        TREE_EXERCISE,
+        f"{position} has {cells}, and its game tree holds {tree_size(position):,} positions: {why}. {TAKES}",
+    )
 
 
 def graded(counts: TreeCounts, name: str, given: str) -> TreeAnswer:
