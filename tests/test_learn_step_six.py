@@ -58,6 +58,7 @@ def test_step_six_asks_a_question_the_exercise_answers(client):
     wrong_at = {e: [d for d in range(1, 5) if goes_wrong(EXERCISE, d, e)] for e in EVALUATIONS}
     assert any(wrong_at.values())
     assert all(not depths or max(depths) < 4 for depths in wrong_at.values())
+    assert wrong_at == {"zero": [], "open-lines": [1, 2], "weighted": [1]}  # as docs/learn.md says
 
 
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
