@@ -126,3 +126,34 @@ def test_the_path_fits_passes_axe_and_is_shot(browser, live_server, width, heigh
     page.goto("/learn/")
     expect(page.locator("#path li[data-step='1']")).to_have_attribute("data-done", "true")
     context.close()
+
+
+@JS
+def test_step_one_counts_a_position_of_the_students_own_and_says_beside_the_box_what_it_cannot(
+    browser, live_server, javascript
+):
+    """A phone: a board with too many empty cells is refused beside the box, in view, with the
+    way back; an empty box is step 1's own exercise; a board it takes becomes the exercise."""
+    context = context_for(browser, live_server, javascript, 360, 740)
+    page = context.new_page()
+    page.goto("/learn/step/1")
+    page.fill("#tree-position-text", "X........")
+    click_through(page.locator("#tree-position button"))
+    error = page.locator("#tree-position-error")
+    expect(error).to_contain_text("X........ has 8 empty cells")
+    expect(error).to_contain_text("2 to 4 empty cells")
+    expect(error).to_be_in_viewport()
+    expect(page.locator("#tree-position-text")).to_have_value("X........")
+    if javascript:
+        assert_accessible(page)
+    page.screenshot(path=SHOTS / f"learn-step-1-refused-360x740-{'js' if javascript else 'no-js'}.png")
+    click_through(page.locator("#tree-own-exercise"))
+    expect(error).to_have_count(0)
+    click_through(page.locator("#tree-position button"))  # the box left empty
+    expect(error).to_have_count(0)
+    expect(page.locator("#tree-form input[name=position]")).to_have_value("..XOOXOX.")
+    page.fill("#tree-position-text", "XO..XOXO.")
+    click_through(page.locator("#tree-position button"))
+    expect(page.locator("#tree-form input[name=position]")).to_have_value("XO..XOXO.")
+    expect(page.locator("#exercise")).to_contain_text("In XO..XOXO. (X to move)")
+    context.close()

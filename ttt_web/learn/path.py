@@ -4,13 +4,14 @@ or Start again (a POST) changes them, and every page shows them. No JavaScript n
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 from flask import Blueprint, abort, redirect, render_template, request, session
 
 from ..core import trace as core_trace
 from ..core.costs import moves, reachable, tree_size
-from ..core.pasted import unreachable
+from ..core.pasted import BoardError, parse
 from ..core.position import EMPTY_BOARD, over, to_move
 from ..core.subtrees import steps_with_empty_cells
 from ..web.urls import url_for
@@ -20,6 +21,14 @@ bp = Blueprint("path", __name__)
 KEY = "learn"  # the session's list of the steps done
 TREE_EXERCISE = "..XOOXOX."  # step 1's position: three empty cells, a game that may end early
 TREE_EMPTY_CELLS = (2, 3, 4)  # step 1 takes a position of these sizes, small enough to draw by hand
+TREE_SIZES = f"{min(TREE_EMPTY_CELLS)} to {max(TREE_EMPTY_CELLS)}"
+# the largest tree step 1 takes: its every order of filling the empty cells, no game ending early
+LARGEST_TREE = sum(math.perm(max(TREE_EMPTY_CELLS), depth) for depth in range(max(TREE_EMPTY_CELLS) + 1))
+TAKES = (
+    f"Step 1's exercise is a tree you draw by hand, so it takes a game not yet over with {TREE_SIZES} empty "
+    f"cells, like its own, {TREE_EXERCISE} ({TREE_EXERCISE.count('.')} empty cells): a tree of at most "
+    f"{LARGEST_TREE} positions."
+)
 
 
 class Step(NamedTuple):
@@ -73,6 +82,7 @@ def step(number: int):
 def step_page(shown: Step, status: int = 200, **more):
     """A step's page. Step 1's exercise is graded here, from its answers in the address."""
     extra = FACTS[shown.slug]() if shown.slug in FACTS else {}
+    status = extra.pop("status", status)
     page = render_template(
         "learn/step.html", step=shown, short_game=core_trace.SHORT_GAME, w=words, **progress(), **extra, **more
     )
@@ -129,6 +139,7 @@ class TreeAnswer(NamedTuple):
     read: int | None
     truth: int
     hint: str  # why a wrong answer is wrong, never the right number; "" when right
+    slips: tuple[str, ...] = ()  # the names of the slips that give this wrong count, each said in the hint
 
     @property
     def right(self) -> bool:
@@ -138,26 +149,50 @@ class TreeAnswer(NamedTuple):
 def tree_exercise() -> dict:
     """Step 1's exercise: a small position, how many positions its game tree holds and how many
     of them are finished games; graded when the answers come in the address (`check`). A wrong
-    answer is told what is wrong with it, not the right number, until `show` asks for it."""
-    position = exercise_position()
+    answer is told what is wrong with it, not the right number, until `show` asks for it. A
+    position of the student's own (`position`) that step 1 does not take leaves the default
+    exercise in place, with what is wrong said beside the box (status 400)."""
+    typed = request.args.get("position", "").strip()
+    position, refused = exercise_position(typed)
     answers = None
-    if "check" in request.args:
+    if "check" in request.args and not refused:
         counts = tree_counts(position)
         answers = [graded(counts, name, request.args.get(name, "")[:9]) for name in ("positions", "leaves")]
     shown = answers is not None and "show" in request.args
-    return {"position": position, "mover": to_move(position), "answers": answers, "show_answers": shown}
+    return {
+        "position": position,
+        "mover": to_move(position),
+        "answers": answers,
+        "show_answers": shown,
+        "default_position": TREE_EXERCISE,
+        "tree_sizes": TREE_SIZES,
+        "typed": typed,
+        "refused": refused,
+        "status": 400 if refused else 200,
+    }
 
 
-def exercise_position() -> str:
-    """Step 1's position, from the address or the default; 400 with the reason if it is not one it takes."""
-    position = request.args.get("position", TREE_EXERCISE)
-    if len(position) != 9 or set(position) - set("XO."):
-        why = "That is not a position: 9 characters of X, O and dots."
-    else:
-        why = unreachable(position) or ("That game is over." if over(position) else "")
-    if why or position.count(".") not in TREE_EMPTY_CELLS:
-        abort(400, f"{why} Step 1 takes a game not yet over with 2 to 4 empty cells, like ..XOOXOX.".lstrip())
-    return position
+def exercise_position(typed: str) -> tuple[str, str | None]:
+    """Step 1's position and None, from what the box or the address holds (nothing typed is the
+    default); or the default and, when the box holds a position step 1 does not take, what is
+    wrong with it: how many empty cells it has, how many step 1 takes, and why."""
+    if not typed:
+        return TREE_EXERCISE, None
+    try:
+        position = parse(typed)
+    except BoardError as error:
+        return TREE_EXERCISE, f"{error} {TAKES}"
+    if over(position):
+        return TREE_EXERCISE, f"In {position}, {words.won(position)}: its tree is that one position. {TAKES}"
+    empty = position.count(".")
+    if empty in TREE_EMPTY_CELLS:
+        return position, None
+    cells = f"{empty} empty cell{'' if empty == 1 else 's'}"
+    why = "too many to draw by hand" if empty > max(TREE_EMPTY_CELLS) else "too few to make an exercise"
+    return (
+        TREE_EXERCISE,
+        f"{position} has {cells}, and its game tree holds {tree_size(position):,} positions: {why}. {TAKES}",
+    )
 
 
 def graded(counts: TreeCounts, name: str, given: str) -> TreeAnswer:
@@ -166,12 +201,11 @@ def graded(counts: TreeCounts, name: str, given: str) -> TreeAnswer:
     truth = counts.nodes if name == "positions" else counts.leaves
     read = words.whole_number(given)
     if read is None or read < 0:
-        hint = words.not_a_count(given, read)
-    elif read == truth:
-        hint = ""
-    else:
-        hint = tree_hint(name, read, truth, counts)
-    return TreeAnswer(name, given, read, truth, hint)
+        return TreeAnswer(name, given, read, truth, words.not_a_count(given, read))
+    if read == truth:
+        return TreeAnswer(name, given, read, truth, "")
+    slips = tuple(slip for slip, count in slip_counts(name, counts).items() if count == read)
+    return TreeAnswer(name, given, read, truth, tree_hint(name, read, truth, slips), slips)
 
 
 class TreeCounts(NamedTuple):
@@ -180,30 +214,71 @@ class TreeCounts(NamedTuple):
     boards: int  # the different boards in it, each counted once
     ended_boards: int  # the different finished boards in it
     full: int  # the leaves whose board is full: the games that last to the last cell
+    played_on: int  # the nodes if play went on after three in a row, to a full board
+    played_on_leaves: int  # the leaves so: every order of filling the empty cells
 
 
 def tree_counts(position: str) -> TreeCounts:
     boards, ends = reachable(position), leaf_list(position)
     full = sum(1 for leaf in ends if "." not in leaf)
     ended = sum(1 for b in boards if over(b))
-    return TreeCounts(tree_size(position), len(ends), len(boards), ended, full)
+    empty = position.count(".")
+    played_on = sum(math.perm(empty, depth) for depth in range(empty + 1))
+    return TreeCounts(tree_size(position), len(ends), len(boards), ended, full, played_on, math.factorial(empty))
 
 
-def tree_hint(name: str, read: int, truth: int, counts: TreeCounts) -> str:
-    """What is wrong with a wrong count, said without the right one: a mistake it matches, or
-    whether it is too many or too few."""
-    said = words.number(read)
+# The likely slips in counting a tree by hand, by the answer they touch: how each is said
+# (the count it gives follows from the tree's counts, in `slip_counts`).
+SLIPS = {
+    "positions": {
+        "left-out": "leaving out one position (the root, the position you start from, or any other)",
+        "boards": (
+            "counting each different board once (the tree has a node for each way play reaches a board, "
+            "so a board reached two ways is two nodes)"
+        ),
+        "played-on": (
+            "playing on after three in a row until the board is full (a game ends as soon as someone "
+            "has three in a row, and its position is a leaf)"
+        ),
+    },
+    "leaves": {
+        "left-out": "leaving out one finished game",
+        "boards": ("counting each different finished board once (the tree has a leaf for each way play reaches one)"),
+        "full": "counting only the games that fill the board (a game also ends when someone has three in a row)",
+        "played-on": (
+            "playing on after three in a row until the board is full (a game ends as soon as someone "
+            "has three in a row)"
+        ),
+    },
+}
+
+
+COUNT_EACH = {"positions": "node of the tree, the root included", "leaves": "finished game, wherever it ends"}
+
+
+def slip_counts(name: str, counts: TreeCounts) -> dict[str, int]:
+    """The count each slip of SLIPS[name] gives on this tree."""
     if name == "positions":
-        if read == truth - 1:
-            return f"{said} is one short: the tree holds the position you start from too, at its root."
-        if read == counts.boards:
-            return f"{said} is how many different boards it holds; the tree has a node for each way play reaches one."
-        return f"{said} is too {'many' if read > truth else 'few'}. Count each node of the tree, the root included."
-    if read == counts.ended_boards:
-        return f"{said} is how many different finished boards it holds; the tree has a leaf for each way to one."
-    if read == counts.full:
-        return f"{said} counts only the games that fill the board; a game also ends when someone has three in a row."
-    return f"{said} is too {'many' if read > truth else 'few'}. Count each finished game, wherever it ends."
+        return {"left-out": counts.nodes - 1, "boards": counts.boards, "played-on": counts.played_on}
+    return {
+        "left-out": counts.leaves - 1,
+        "boards": counts.ended_boards,
+        "full": counts.full,
+        "played-on": counts.played_on_leaves,
+    }
+
+
+def tree_hint(name: str, read: int, truth: int, slips: tuple[str, ...]) -> str:
+    """What is wrong with a wrong count, said without the right one: too many or too few, and
+    every likely slip that gives exactly this count (one count may fit several)."""
+    said = words.number(read)
+    too = f"{said} is too {'many' if read > truth else 'few'}."
+    if not slips:
+        return f"{too} Count each {COUNT_EACH[name]}."
+    ways = [SLIPS[name][slip] for slip in slips]
+    if len(ways) == 1:
+        return f"{too} {ways[0][0].upper()}{ways[0][1:]} gives {said}."
+    return f"{too} Each of these slips gives {said}: {'; or '.join(ways)}."
 
 
 def leaf_list(position: str) -> list[str]:
