@@ -238,7 +238,11 @@ def without_times(report: dict) -> dict:
 
 
 @pytest.mark.server
-@pytest.mark.parametrize("student, options", [("raises_always.py", ()), ("max_calls_max.py", ("--only", "minimax"))])
+@pytest.mark.parametrize(
+    "student, options",
+    [("raises_always.py", ()), ("max_calls_max.py", ("--only", "minimax"))],
+    ids=["raises_always.py", "max_calls_max.py --only minimax"],
+)
 def test_the_downloaded_grader_grades_as_the_module_does(client, tmp_path, student, options):
     """/learn/grader.pyz runs on Python alone (-S: no site packages) and says what
     `python -m ttt_web.grade` says; its explore links point to the site it came from. Every
