@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import json
 import os
 import signal
@@ -166,7 +167,10 @@ def helping(student: Student, processes: int) -> tuple[Student, ...]:
 def graded(student: Student, args: argparse.Namespace, live: bool) -> tuple[dict, list, list]:
     """Every planned check run (`live`: with the table and a progress bar on stderr): the
     tallies, the known bugs recognised and the functions to fix first."""
+    gc.disable()  # the plan's 56,158 checks live the whole run: no collection goes over them (0.5 s a grading)
     plan = list(checks(args.only))
+    gc.freeze()
+    gc.enable()
     if live:
         print(*heading(args.path), sep="\n", file=sys.stderr)
     bar = progress_bar(plan, shown=live)

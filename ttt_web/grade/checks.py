@@ -17,6 +17,14 @@ FUNCTIONS = ("player", "actions", "result", "winner", "terminal", "utility", "mi
 OFF_BOARD = ((3, 1), (1, -1))
 VALID, INVALID = "valid moves", "invalid moves"  # result's two parts
 Judge = Callable[[dict], Wrong | None]
+JUDGED = {  # each function's judge, and the positions it is called on (result's: result_checks)
+    "player": (player, "live"),
+    "actions": (actions, "live"),
+    "winner": (winner, "every"),
+    "terminal": (terminal, "every"),
+    "utility": (utility_check, "finished"),
+    "minimax": (minimax, "most marks first"),
+}
 
 
 @dataclass(frozen=True)
@@ -34,22 +42,25 @@ def positions() -> list[str]:
 
 
 def checks(only: str | None = None) -> Iterator[Check]:
-    """Every check (of one function, if `only`), the cheap functions first, minimax's most
-    marks first (its cheapest calls)."""
-    return (check for check in all_checks() if only in (None, check.function))
-
-
-def all_checks() -> Iterator[Check]:
+    """Every check (of one function, if `only`: the others are not even made), the cheap
+    functions first, minimax's most marks first (its cheapest calls)."""
     every = positions()
-    live = [p for p in every if not over(p)]
-    yield from each("player", player, live)
-    yield from each("actions", actions, live)
-    for p in live:
-        yield from result_checks(p)
-    yield from each("winner", winner, every)
-    yield from each("terminal", terminal, every)
-    yield from each("utility", utility_check, [p for p in every if over(p)])
-    yield from each("minimax", minimax, reversed(every))
+    finished = {p for p in every if over(p)}
+    on = {  # the positions each function is called on
+        "live": [p for p in every if p not in finished],
+        "every": every,
+        "finished": [p for p in every if p in finished],
+        "most marks first": every[::-1],
+    }
+    return (check for function in FUNCTIONS if only in (None, function) for check in planned(function, on))
+
+
+def planned(function: str, on: dict[str, list[str]]) -> Iterator[Check]:
+    """`function`'s checks, on the positions it is called on."""
+    if function == "result":
+        return (check for p in on["live"] for check in result_checks(p))
+    judge, positions_ = JUDGED[function]
+    return each(function, judge, on[positions_])
 
 
 def each(function: str, judge: Callable[[str, dict], Wrong | None], positions_: Iterable[str]) -> Iterator[Check]:

@@ -151,11 +151,15 @@ def mark(module, value: str) -> str:
 
 def frames(tb_or_stack, path: str) -> list[dict]:
     """The innermost frames that are in the student's file: file, line, function, code."""
-    stack = traceback.extract_tb(tb_or_stack) if not isinstance(tb_or_stack, list) else tb_or_stack
-    own = [f for f in stack if os.path.abspath(f.filename) == os.path.abspath(path)]
+    own = os.path.abspath(path)
+    if isinstance(tb_or_stack, list):
+        stack = [f for f in tb_or_stack if os.path.abspath(f.filename) == own]
+    else:  # only the student's frames have their lines read (result's refusals raise thousands of times)
+        walked = [(f, n) for f, n in traceback.walk_tb(tb_or_stack) if os.path.abspath(f.f_code.co_filename) == own]
+        stack = traceback.StackSummary.extract(iter(walked[-FRAMES:]))
     return [
         {"file": os.path.basename(f.filename), "line": f.lineno, "function": f.name, "code": (f.line or "")[:160]}
-        for f in own[-FRAMES:]
+        for f in stack[-FRAMES:]
     ]
 
 

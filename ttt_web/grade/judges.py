@@ -152,11 +152,12 @@ def utility_check(p: str, reply: dict) -> Wrong | None:
 
 
 def minimax(p: str, reply: dict) -> Wrong | None:
-    keep = [] if over(p) else best_actions(p)  # any move that keeps the value is right
-    if wrong := failed(reply, "None" if over(p) else moves_text(keep), p, "minimax"):
+    finished = over(p)
+    keep = [] if finished else best_actions(p)  # any move that keeps the value is right
+    if wrong := failed(reply, "None" if finished else moves_text(keep), p, "minimax"):
         return wrong
     got = reply["got"]
-    if over(p):
+    if finished:
         why = "the game is over: there is no move to make"
         return None if got is None else Wrong("None", shown(got), why, "moves on finished boards")
     if got is None:
