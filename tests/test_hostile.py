@@ -80,47 +80,48 @@ def score(page: Page) -> tuple[str, str, str]:
 
 
 @pytest.mark.parametrize("store", STORES)
-def test_racing_a_new_game_never_loses_the_score_or_the_options(tmp_path, request, store, gunicorn):
-    with gunicorn(store_env(tmp_path, store, request), workers=2) as base:
-        client = servers.HttpClient(base)
-        player = Player(client)
-        player.new_game(**OPTIONS)
-        player.finish(random.Random(7))
-        player.new_game(**OPTIONS)
-        player.finish(random.Random(8))
-        baseline = score(player.page())
-        assert sum(map(int, baseline)) == 2
+def test_racing_a_new_game_never_loses_the_score_or_the_options(store, live_server, live_servers_on_redis):
+    """On a shared server of 2 workers (its games of its own): on SQLite, on Redis."""
+    base = live_server if store == "sqlite" else live_servers_on_redis[0]
+    client = servers.HttpClient(base)
+    player = Player(client)
+    player.new_game(**OPTIONS)
+    player.finish(random.Random(7))
+    player.new_game(**OPTIONS)
+    player.finish(random.Random(8))
+    baseline = score(player.page())
+    assert sum(map(int, baseline)) == 2
 
-        def post(form_id, at="/", **fields):
-            page = player.page(at)
-            return lambda: client.post(page.action(form_id), data={**page.form(form_id), **fields}).status_code
+    def post(form_id, at="/", **fields):
+        page = player.page(at)
+        return lambda: client.post(page.action(form_id), data={**page.form(form_id), **fields}).status_code
 
-        def move():
-            href = next(iter(player.page().links.values()), None)
-            return lambda: client.get(href).status_code if href else 409
+    def move():
+        href = next(iter(player.page().links.values()), None)
+        return lambda: client.get(href).status_code if href else 409
 
-        pairs = {
-            "new+new": lambda: (post("new-game", **OPTIONS), post("new-game", **OPTIONS)),
-            "new+teach": lambda: (post("new-game", **OPTIONS), post("teach")),
-            "new+reset": lambda: (post("new-game", **OPTIONS), post("reset-score-confirm", at="/score/reset")),
-            "new+move": lambda: (post("new-game", **OPTIONS), move()),
-        }
-        for name, pair in pairs.items():
-            for round_ in range(20):
-                statuses = servers.together(*pair())
-                assert set(statuses) <= {303, 403, 409}, (name, round_, statuses)
-                page = player.page()
-                expected = {"game": page.form("undo")["game"], **OPTIONS, "name_x": "", "name_o": ""}
-                assert page.form("new-game") == expected, (name, round_)
-                assert page.form("undo")["game"], (name, round_)  # a game, not a blank session
-                if name == "new+reset" and score(page) != baseline:
-                    assert score(page) == ("0", "0", "0"), (name, round_)
-                    baseline = score(page)
-                now, before = [int(n) for n in score(page)], [int(n) for n in baseline]
-                one_more = sum(now) == sum(before) + 1 and all(n >= b for n, b in zip(now, before, strict=True))
-                if name == "new+move" and one_more:
-                    baseline = score(page)  # the move ended the game, or the new game resigned a lost one
-                assert score(page) == baseline, (name, round_, statuses)
+    pairs = {
+        "new+new": lambda: (post("new-game", **OPTIONS), post("new-game", **OPTIONS)),
+        "new+teach": lambda: (post("new-game", **OPTIONS), post("teach")),
+        "new+reset": lambda: (post("new-game", **OPTIONS), post("reset-score-confirm", at="/score/reset")),
+        "new+move": lambda: (post("new-game", **OPTIONS), move()),
+    }
+    for name, pair in pairs.items():
+        for round_ in range(20):
+            statuses = servers.together(*pair())
+            assert set(statuses) <= {303, 403, 409}, (name, round_, statuses)
+            page = player.page()
+            expected = {"game": page.form("undo")["game"], **OPTIONS, "name_x": "", "name_o": ""}
+            assert page.form("new-game") == expected, (name, round_)
+            assert page.form("undo")["game"], (name, round_)  # a game, not a blank session
+            if name == "new+reset" and score(page) != baseline:
+                assert score(page) == ("0", "0", "0"), (name, round_)
+                baseline = score(page)
+            now, before = [int(n) for n in score(page)], [int(n) for n in baseline]
+            one_more = sum(now) == sum(before) + 1 and all(n >= b for n, b in zip(now, before, strict=True))
+            if name == "new+move" and one_more:
+                baseline = score(page)  # the move ended the game, or the new game resigned a lost one
+            assert score(page) == baseline, (name, round_, statuses)
 
 
 # Floods of new sessions.
