@@ -188,7 +188,7 @@ def logged_server(tmp_path_factory):
     log = tmp / "server.log"
     env = servers.app_env(tmp, GUNICORN_CMD_ARGS="--access-logfile -", TTT_NEW_ROOM_LIMIT="100 per minute")
     with servers.gunicorn(env, workers=1, log=log) as base:
-        yield servers.LoggedServer(base, log)
+        yield servers.LoggedServer(base, log, Path(env["TTT_INSTANCE_DIR"]) / "ttt.sqlite3")
 
 
 @pytest.fixture(scope="session")

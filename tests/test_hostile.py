@@ -5,10 +5,12 @@ mid-write: test_store_faults.) Real servers run under the project's gunicorn.con
 `make run` and docs/deploy.md's deployment do."""
 
 import contextlib
+import functools
 import random
 import socket
 import sqlite3
 import time
+from types import SimpleNamespace
 
 import pytest
 import redis
@@ -356,25 +358,27 @@ def test_gunicorn_leaves_no_control_socket_behind(tmp_path, gunicorn):
     assert not (home / ".gunicorn").exists()
 
 
-def test_a_body_shorter_than_its_content_length_changes_nothing(tmp_path, gunicorn):
+def test_a_body_shorter_than_its_content_length_changes_nothing(logged_server):
     """A POST that announces 1,000 bytes and hangs up after 14 has not said what it meant:
-    no new game, no new session."""
-    env = servers.app_env(tmp_path)
-    with gunicorn(env, workers=1) as base:
-        player = Player(servers.HttpClient(base))
-        page = player.move(1, 1)
-        cookie = f"ttt={player.client.cookies['ttt']}"
-        for headers in ("", f"Cookie: {cookie}\r\n"):
-            sock = servers.connect_from(("127.0.0.1", int(base.rsplit(":", 1)[1])), 0)
-            head = f"POST /new HTTP/1.1\r\nHost: 127.0.0.1\r\n{headers}Content-Length: 1000\r\n"
-            sock.sendall(f"{head}Content-Type: application/x-www-form-urlencoded\r\n\r\nmode=friend&x=".encode())
-            sock.shutdown(socket.SHUT_WR)
-            answer = sock.recv(65536).decode(errors="replace")
-            sock.close()
-            assert not answer.startswith("HTTP/1.1 303"), answer[:200]
-        assert player.page().marks == page.marks
-    app = create_app({"SECRET_KEY": "s", "DATABASE": str(tmp_path / "instance" / "ttt.sqlite3")})
-    assert len(records(app)) == 1
+    no new game, no new session (the shared server's sessions, read from its database, are
+    the same after as before)."""
+    base = logged_server.base
+    stored = functools.partial(records, SimpleNamespace(config={"DATABASE": str(logged_server.database)}))
+    player = Player(servers.HttpClient(base))
+    page = player.move(1, 1)
+    before = stored()
+    assert player.client.cookies["ttt"] and before
+    cookie = f"ttt={player.client.cookies['ttt']}"
+    for headers in ("", f"Cookie: {cookie}\r\n"):
+        sock = servers.connect_from(("127.0.0.1", int(base.rsplit(":", 1)[1])), 0)
+        head = f"POST /new HTTP/1.1\r\nHost: 127.0.0.1\r\n{headers}Content-Length: 1000\r\n"
+        sock.sendall(f"{head}Content-Type: application/x-www-form-urlencoded\r\n\r\nmode=friend&x=".encode())
+        sock.shutdown(socket.SHUT_WR)
+        answer = sock.recv(65536).decode(errors="replace")
+        sock.close()
+        assert not answer.startswith("HTTP/1.1 303"), answer[:200]
+    assert player.page().marks == page.marks
+    assert stored() == before
 
 
 def test_retry_after_is_sent_with_429_and_503_only(tmp_path, request):
