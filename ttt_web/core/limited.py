@@ -26,16 +26,19 @@ DEPTHS = range(1, 10)
 
 def open_lines(position: str) -> int:
     """Lines X can still complete (no O in them) minus lines O can still complete."""
-    marks = [{position[n] for n in line} for line in LINES]
-    return sum("O" not in m for m in marks) - sum("X" not in m for m in marks)
+    total = 0
+    for a, b, c in LINES:
+        marks = (position[a], position[b], position[c])
+        total += ("O" not in marks) - ("X" not in marks)
+    return total
 
 
 def weighted_lines(position: str) -> int:
     """3 for each line with two X and no O, 1 for each with one X and no O; minus O's same."""
     total = 0
-    for line in LINES:
-        text = "".join(position[n] for n in line)
-        xs, os_ = text.count("X"), text.count("O")
+    for a, b, c in LINES:
+        marks = (position[a], position[b], position[c])
+        xs, os_ = marks.count("X"), marks.count("O")
         total += {1: 1, 2: 3}.get(xs, 0) if not os_ else -{1: 1, 2: 3}.get(os_, 0) if not xs else 0
     return total
 
