@@ -91,19 +91,19 @@ class Tables:
         return [self.ends.get(n, evaluation.score(p)) for n, p in enumerate(self.positions)]
 
     def _count(self, n: int, below: array[int]) -> int:
-        return 1 if n in self.ends else 1 + sum(below[k] for k in self.kids[n])
+        return 1 if n in self.ends else 1 + sum(map(below.__getitem__, self.kids[n]))
 
     def _back(self, n: int, below: array[int]) -> int:
         if n in self.ends:
             return self.ends[n]
-        values = [below[k] for k in self.kids[n]]
-        return max(values) if self.maximizing[n] else min(values)
+        return (max if self.maximizing[n] else min)(map(below.__getitem__, self.kids[n]))
 
     def _levels(self, first: list[int], step: Callable[[int, array[int]], int], kind: str) -> tuple[array[int], ...]:
         """Depth 0's values, then each depth's from the one below, by `step`."""
-        found = [array(kind, first)]
+        found, positions = [array(kind, first)], range(len(self.positions))
         for _ in DEPTHS:
-            found.append(array(kind, (step(n, found[-1]) for n in range(len(self.positions)))))
+            below = found[-1]
+            found.append(array(kind, [step(n, below) for n in positions]))
         return tuple(found)
 
     def chosen(self, position: str, depth: int, evaluation: str) -> int:
