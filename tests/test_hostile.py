@@ -350,14 +350,6 @@ def test_head_on_a_move_link_plays_nothing(play, stored):
     assert play.page().marks == page.marks
 
 
-def test_gunicorn_leaves_no_control_socket_behind(tmp_path, gunicorn):
-    home = tmp_path / "home"
-    env = servers.app_env(tmp_path, HOME=str(home), XDG_RUNTIME_DIR="")
-    with gunicorn(env, workers=1) as base:
-        assert Player(servers.HttpClient(base)).page().marks == "." * 9
-    assert not (home / ".gunicorn").exists()
-
-
 def test_a_body_shorter_than_its_content_length_changes_nothing(logged_server):
     """A POST that announces 1,000 bytes and hangs up after 14 has not said what it meant:
     no new game, no new session (the shared server's sessions, read from its database, are

@@ -11,7 +11,11 @@ from tests.conftest import STORES, Player
 
 
 def test_wsgi_under_gunicorn_plays_a_whole_game(tmp_path, gunicorn):
-    env = {"TTT_INSTANCE_DIR": str(tmp_path / "instance")}  # no SECRET_KEY: made at first start
+    """A whole game, a secret key made at first start and kept private, and no control socket
+    left behind (gunicorn's default would be ~/.gunicorn/gunicorn.ctl, shared by every instance
+    of one user)."""
+    home = tmp_path / "home"
+    env = {"TTT_INSTANCE_DIR": str(tmp_path / "instance"), "HOME": str(home), "XDG_RUNTIME_DIR": ""}  # no SECRET_KEY
     with gunicorn(env, workers=1) as base:
         player = Player(servers.HttpClient(base))
         player.new_game(difficulty="impossible")
@@ -20,6 +24,7 @@ def test_wsgi_under_gunicorn_plays_a_whole_game(tmp_path, gunicorn):
         assert player.submit("new-game").headers["Location"].startswith("/?g=")
         assert player.page().marks == "." * 9
     assert (tmp_path / "instance" / "secret_key").stat().st_mode & 0o777 == 0o600
+    assert not (home / ".gunicorn").exists()
 
 
 def test_two_gunicorn_instances_share_games_through_redis(live_servers_on_redis):
