@@ -134,20 +134,35 @@ def browser_type_launch_args():
     return {"executable_path": CHROMIUM, "args": flags}
 
 
+LIFTED = {  # the limits of shared servers, whose visitors all come from 127.0.0.1, faster than any school
+    "TTT_NEW_SESSION_LIMIT": "100000 per minute",
+    "TTT_NEW_ROOM_LIMIT": "100000 per minute",
+    "TTT_CPU_BUDGET_PER_NETWORK": "100000000 per minute",  # the pages' walks on a busy machine
+    "TTT_CPU_BUDGET": "100000000 per minute",
+}
+
+
 @pytest.fixture(scope="session")
 @kind("server")
 def live_server(tmp_path_factory):
-    """The server every browser test shares. Its visitors all come from 127.0.0.1, faster than
-    any school: the limits on new players and rooms (tested in test_hostile) are lifted here."""
-    env = {
-        "TTT_INSTANCE_DIR": str(tmp_path_factory.mktemp("instance")),
-        "TTT_NEW_SESSION_LIMIT": "100000 per minute",
-        "TTT_NEW_ROOM_LIMIT": "100000 per minute",
-        "TTT_CPU_BUDGET_PER_NETWORK": "100000000 per minute",  # the pages' walks on a busy machine
-        "TTT_CPU_BUDGET": "100000000 per minute",
-    }
+    """The server (2 workers, SQLite) every browser test shares, and the tests that only play games of
+    their own on it. The limits on new players and rooms (tested in test_hostile) are lifted here."""
+    env = {"TTT_INSTANCE_DIR": str(tmp_path_factory.mktemp("instance")), **LIFTED}
     with servers.gunicorn(env, workers=2) as base:
         yield base
+
+
+@pytest.fixture(scope="session")
+@kind("server")
+@made_once
+def live_servers_on_redis(tmp_path_factory, redis_server):
+    """Two gunicorns on the Redis the tests share (redis_server), as two hosts would be: the first with
+    2 workers, the second with 1. For the tests that only play games and rooms of their own on them
+    (app_factory's flush between two tests leaves them nothing to miss): a server of their own for each
+    took some 2 s of CPU to start. Limits lifted, as live_server's."""
+    env = servers.app_env(tmp_path_factory.mktemp("on-redis"), REDIS_URL=redis_server.url, **LIFTED)
+    with servers.gunicorn(env, workers=2) as first, servers.gunicorn(env, workers=1) as second:
+        yield first, second
 
 
 @pytest.fixture
@@ -173,7 +188,7 @@ def logged_server(tmp_path_factory):
     log = tmp / "server.log"
     env = servers.app_env(tmp, GUNICORN_CMD_ARGS="--access-logfile -", TTT_NEW_ROOM_LIMIT="100 per minute")
     with servers.gunicorn(env, workers=1, log=log) as base:
-        yield servers.LoggedServer(base, log)
+        yield servers.LoggedServer(base, log, Path(env["TTT_INSTANCE_DIR"]) / "ttt.sqlite3")
 
 
 @pytest.fixture(scope="session")

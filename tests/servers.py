@@ -112,11 +112,13 @@ def gunicorn(env: dict[str, str], workers: int = 2, app: str = "wsgi:app", log: 
 
 
 class LoggedServer:
-    """A gunicorn whose output (its access log among it) goes to `log`, for tests that share it."""
+    """A gunicorn whose output (its access log among it) goes to `log`, for tests that share it;
+    its SQLite database is `database`."""
 
-    def __init__(self, base: str, log: Path) -> None:
+    def __init__(self, base: str, log: Path, database: Path) -> None:
         self.base = base
         self.log = log
+        self.database = database
         self.marks = 0
 
     def mark(self) -> int:

@@ -5,10 +5,12 @@ mid-write: test_store_faults.) Real servers run under the project's gunicorn.con
 `make run` and docs/deploy.md's deployment do."""
 
 import contextlib
+import functools
 import random
 import socket
 import sqlite3
 import time
+from types import SimpleNamespace
 
 import pytest
 import redis
@@ -80,47 +82,48 @@ def score(page: Page) -> tuple[str, str, str]:
 
 
 @pytest.mark.parametrize("store", STORES)
-def test_racing_a_new_game_never_loses_the_score_or_the_options(tmp_path, request, store, gunicorn):
-    with gunicorn(store_env(tmp_path, store, request), workers=2) as base:
-        client = servers.HttpClient(base)
-        player = Player(client)
-        player.new_game(**OPTIONS)
-        player.finish(random.Random(7))
-        player.new_game(**OPTIONS)
-        player.finish(random.Random(8))
-        baseline = score(player.page())
-        assert sum(map(int, baseline)) == 2
+def test_racing_a_new_game_never_loses_the_score_or_the_options(store, live_server, live_servers_on_redis):
+    """On a shared server of 2 workers (its games of its own): on SQLite, on Redis."""
+    base = live_server if store == "sqlite" else live_servers_on_redis[0]
+    client = servers.HttpClient(base)
+    player = Player(client)
+    player.new_game(**OPTIONS)
+    player.finish(random.Random(7))
+    player.new_game(**OPTIONS)
+    player.finish(random.Random(8))
+    baseline = score(player.page())
+    assert sum(map(int, baseline)) == 2
 
-        def post(form_id, at="/", **fields):
-            page = player.page(at)
-            return lambda: client.post(page.action(form_id), data={**page.form(form_id), **fields}).status_code
+    def post(form_id, at="/", **fields):
+        page = player.page(at)
+        return lambda: client.post(page.action(form_id), data={**page.form(form_id), **fields}).status_code
 
-        def move():
-            href = next(iter(player.page().links.values()), None)
-            return lambda: client.get(href).status_code if href else 409
+    def move():
+        href = next(iter(player.page().links.values()), None)
+        return lambda: client.get(href).status_code if href else 409
 
-        pairs = {
-            "new+new": lambda: (post("new-game", **OPTIONS), post("new-game", **OPTIONS)),
-            "new+teach": lambda: (post("new-game", **OPTIONS), post("teach")),
-            "new+reset": lambda: (post("new-game", **OPTIONS), post("reset-score-confirm", at="/score/reset")),
-            "new+move": lambda: (post("new-game", **OPTIONS), move()),
-        }
-        for name, pair in pairs.items():
-            for round_ in range(20):
-                statuses = servers.together(*pair())
-                assert set(statuses) <= {303, 403, 409}, (name, round_, statuses)
-                page = player.page()
-                expected = {"game": page.form("undo")["game"], **OPTIONS, "name_x": "", "name_o": ""}
-                assert page.form("new-game") == expected, (name, round_)
-                assert page.form("undo")["game"], (name, round_)  # a game, not a blank session
-                if name == "new+reset" and score(page) != baseline:
-                    assert score(page) == ("0", "0", "0"), (name, round_)
-                    baseline = score(page)
-                now, before = [int(n) for n in score(page)], [int(n) for n in baseline]
-                one_more = sum(now) == sum(before) + 1 and all(n >= b for n, b in zip(now, before, strict=True))
-                if name == "new+move" and one_more:
-                    baseline = score(page)  # the move ended the game, or the new game resigned a lost one
-                assert score(page) == baseline, (name, round_, statuses)
+    pairs = {
+        "new+new": lambda: (post("new-game", **OPTIONS), post("new-game", **OPTIONS)),
+        "new+teach": lambda: (post("new-game", **OPTIONS), post("teach")),
+        "new+reset": lambda: (post("new-game", **OPTIONS), post("reset-score-confirm", at="/score/reset")),
+        "new+move": lambda: (post("new-game", **OPTIONS), move()),
+    }
+    for name, pair in pairs.items():
+        for round_ in range(20):
+            statuses = servers.together(*pair())
+            assert set(statuses) <= {303, 403, 409}, (name, round_, statuses)
+            page = player.page()
+            expected = {"game": page.form("undo")["game"], **OPTIONS, "name_x": "", "name_o": ""}
+            assert page.form("new-game") == expected, (name, round_)
+            assert page.form("undo")["game"], (name, round_)  # a game, not a blank session
+            if name == "new+reset" and score(page) != baseline:
+                assert score(page) == ("0", "0", "0"), (name, round_)
+                baseline = score(page)
+            now, before = [int(n) for n in score(page)], [int(n) for n in baseline]
+            one_more = sum(now) == sum(before) + 1 and all(n >= b for n, b in zip(now, before, strict=True))
+            if name == "new+move" and one_more:
+                baseline = score(page)  # the move ended the game, or the new game resigned a lost one
+            assert score(page) == baseline, (name, round_, statuses)
 
 
 # Floods of new sessions.
@@ -347,33 +350,27 @@ def test_head_on_a_move_link_plays_nothing(play, stored):
     assert play.page().marks == page.marks
 
 
-def test_gunicorn_leaves_no_control_socket_behind(tmp_path, gunicorn):
-    home = tmp_path / "home"
-    env = servers.app_env(tmp_path, HOME=str(home), XDG_RUNTIME_DIR="")
-    with gunicorn(env, workers=1) as base:
-        assert Player(servers.HttpClient(base)).page().marks == "." * 9
-    assert not (home / ".gunicorn").exists()
-
-
-def test_a_body_shorter_than_its_content_length_changes_nothing(tmp_path, gunicorn):
+def test_a_body_shorter_than_its_content_length_changes_nothing(logged_server):
     """A POST that announces 1,000 bytes and hangs up after 14 has not said what it meant:
-    no new game, no new session."""
-    env = servers.app_env(tmp_path)
-    with gunicorn(env, workers=1) as base:
-        player = Player(servers.HttpClient(base))
-        page = player.move(1, 1)
-        cookie = f"ttt={player.client.cookies['ttt']}"
-        for headers in ("", f"Cookie: {cookie}\r\n"):
-            sock = servers.connect_from(("127.0.0.1", int(base.rsplit(":", 1)[1])), 0)
-            head = f"POST /new HTTP/1.1\r\nHost: 127.0.0.1\r\n{headers}Content-Length: 1000\r\n"
-            sock.sendall(f"{head}Content-Type: application/x-www-form-urlencoded\r\n\r\nmode=friend&x=".encode())
-            sock.shutdown(socket.SHUT_WR)
-            answer = sock.recv(65536).decode(errors="replace")
-            sock.close()
-            assert not answer.startswith("HTTP/1.1 303"), answer[:200]
-        assert player.page().marks == page.marks
-    app = create_app({"SECRET_KEY": "s", "DATABASE": str(tmp_path / "instance" / "ttt.sqlite3")})
-    assert len(records(app)) == 1
+    no new game, no new session (the shared server's sessions, read from its database, are
+    the same after as before)."""
+    base = logged_server.base
+    stored = functools.partial(records, SimpleNamespace(config={"DATABASE": str(logged_server.database)}))
+    player = Player(servers.HttpClient(base))
+    page = player.move(1, 1)
+    before = stored()
+    assert player.client.cookies["ttt"] and before
+    cookie = f"ttt={player.client.cookies['ttt']}"
+    for headers in ("", f"Cookie: {cookie}\r\n"):
+        sock = servers.connect_from(("127.0.0.1", int(base.rsplit(":", 1)[1])), 0)
+        head = f"POST /new HTTP/1.1\r\nHost: 127.0.0.1\r\n{headers}Content-Length: 1000\r\n"
+        sock.sendall(f"{head}Content-Type: application/x-www-form-urlencoded\r\n\r\nmode=friend&x=".encode())
+        sock.shutdown(socket.SHUT_WR)
+        answer = sock.recv(65536).decode(errors="replace")
+        sock.close()
+        assert not answer.startswith("HTTP/1.1 303"), answer[:200]
+    assert player.page().marks == page.marks
+    assert stored() == before
 
 
 def test_retry_after_is_sent_with_429_and_503_only(tmp_path, request):

@@ -2,6 +2,7 @@
 embedded store and on Redis: how fast a change arrives, what the stream never does (set a
 cookie, write a session), and how it ends."""
 
+import contextlib
 import json
 import time
 
@@ -155,12 +156,16 @@ def test_a_spectators_stream_names_the_players(base):
 
 
 @pytest.mark.parametrize("store", STORES)
-def test_a_move_in_one_process_reaches_a_stream_in_another(tmp_path, redis_server, store, gunicorn):
-    """Two instances of one worker each: on SQLite they share the database file (the
-    change is found by the other process's check), on Redis the server (pub/sub)."""
-    shared = {"REDIS_URL": redis_server.url} if store == "redis" else {"TTT_DATABASE": str(tmp_path / "shared.sqlite3")}
-    env = servers.app_env(tmp_path, **shared)  # heartbeats every 15 s: they find nothing in time
-    with gunicorn(env, workers=1) as first, gunicorn(env, workers=1) as second:
+def test_a_move_in_one_process_reaches_a_stream_in_another(tmp_path, store, gunicorn, live_servers_on_redis):
+    """Two instances: on SQLite two of one worker each sharing the database file (the change
+    is found by the other process's check), on Redis the two that share the Redis server
+    (pub/sub: live_servers_on_redis). Heartbeats every 15 s: they find nothing in time."""
+    with contextlib.ExitStack() as running:
+        if store == "redis":
+            first, second = live_servers_on_redis
+        else:
+            env = servers.app_env(tmp_path, TTT_DATABASE=str(tmp_path / "shared.sqlite3"))
+            first, second = (running.enter_context(gunicorn(env, workers=1)) for _ in range(2))
         host = Seat(servers.HttpClient(first)).invite("Ann")
         guest = Seat(servers.HttpClient(second), host.path)
         guest.join("Bob")

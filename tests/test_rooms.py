@@ -502,16 +502,14 @@ def test_the_invitation_form_is_on_the_game_page(play):
 # Across two gunicorn instances that share Redis.
 
 
-@pytest.mark.server
-def test_two_players_on_two_gunicorn_instances_sharing_redis(tmp_path, redis_server, gunicorn):
-    env = servers.app_env(tmp_path, REDIS_URL=redis_server.url)
-    with gunicorn(env, workers=2) as first, gunicorn(env, workers=2) as second:
-        host = Seat(servers.HttpClient(first)).invite("Ann")
-        guest = Seat(servers.HttpClient(second), host.path)
-        guest.join("Bob")
-        page = play_out(host, guest)
-        assert page["status"].attrs["data-state"] == "over"
-        assert host.page()["status"].text == "You won!" and guest.page()["status"].text == "Ann won."
+def test_two_players_on_two_gunicorn_instances_sharing_redis(live_servers_on_redis):
+    first, second = live_servers_on_redis
+    host = Seat(servers.HttpClient(first)).invite("Ann")
+    guest = Seat(servers.HttpClient(second), host.path)
+    guest.join("Bob")
+    page = play_out(host, guest)
+    assert page["status"].attrs["data-state"] == "over"
+    assert host.page()["status"].text == "You won!" and guest.page()["status"].text == "Ann won."
 
 
 # Links that leave the site: the share link, the QR code, a review's preview.

@@ -11,8 +11,12 @@ from tests.conftest import STORES, Player
 
 
 def test_wsgi_under_gunicorn_plays_a_whole_game(tmp_path, gunicorn):
-    env = {"TTT_INSTANCE_DIR": str(tmp_path / "instance")}  # no SECRET_KEY: made at first start
-    with gunicorn(env) as base:
+    """A whole game, a secret key made at first start and kept private, and no control socket
+    left behind (gunicorn's default would be ~/.gunicorn/gunicorn.ctl, shared by every instance
+    of one user)."""
+    home = tmp_path / "home"
+    env = {"TTT_INSTANCE_DIR": str(tmp_path / "instance"), "HOME": str(home), "XDG_RUNTIME_DIR": ""}  # no SECRET_KEY
+    with gunicorn(env, workers=1) as base:
         player = Player(servers.HttpClient(base))
         player.new_game(difficulty="impossible")
         page = player.finish(random.Random(1))
@@ -20,45 +24,42 @@ def test_wsgi_under_gunicorn_plays_a_whole_game(tmp_path, gunicorn):
         assert player.submit("new-game").headers["Location"].startswith("/?g=")
         assert player.page().marks == "." * 9
     assert (tmp_path / "instance" / "secret_key").stat().st_mode & 0o777 == 0o600
+    assert not (home / ".gunicorn").exists()
 
 
-def test_two_gunicorn_instances_share_games_through_redis(tmp_path, redis_server, gunicorn):
-    env = servers.app_env(tmp_path, REDIS_URL=redis_server.url)
-    with gunicorn(env, workers=1) as first, gunicorn(env, workers=1) as second:
-        on_first = servers.HttpClient(first)
-        player = Player(on_first)
-        page = player.move(1, 1)
-        on_second = servers.HttpClient(second)
-        on_second.cookies = on_first.cookies
-        other = Player(on_second)
-        assert other.page().marks == page.marks
-        row, col = next(iter(sorted(other.page().links)))
-        after = other.move(row, col)
-        assert after.marks.count(".") == 5
-        assert player.page().marks == after.marks  # and back on the first
+def test_two_gunicorn_instances_share_games_through_redis(live_servers_on_redis):
+    first, second = live_servers_on_redis
+    on_first = servers.HttpClient(first)
+    player = Player(on_first)
+    page = player.move(1, 1)
+    on_second = servers.HttpClient(second)
+    on_second.cookies = on_first.cookies
+    other = Player(on_second)
+    assert other.page().marks == page.marks
+    row, col = next(iter(sorted(other.page().links)))
+    after = other.move(row, col)
+    assert after.marks.count(".") == 5
+    assert player.page().marks == after.marks  # and back on the first
 
 
 @pytest.mark.parametrize("store", STORES)
-def test_concurrent_moves_on_one_session_across_two_workers(tmp_path, store, request, gunicorn):
-    env = servers.app_env(tmp_path)
-    if store == "redis":
-        env["REDIS_URL"] = request.getfixturevalue("redis_server").url
-    with gunicorn(env, workers=2) as base:
-        client = servers.HttpClient(base)
-        player = Player(client)
-        player.new_game(difficulty="impossible")  # a reply to every move that does not end the game
-        player.move(1, 1)
-        for _ in range(3):  # three rounds of eight clicks at once, from "two tabs" of one page
-            page = player.page()
-            if page.state == "over":
-                break
-            hrefs = list(page.links.values()) * 2
-            results = fire_together(client, hrefs)
-            assert Counter(results)[303] == 1, results
-            assert set(results) <= {303, 409}, results
-            now = player.page()
-            assert_legal(now.marks)
-            assert now.marks.count(".") == page.marks.count(".") - min(2, page.marks.count("."))
+def test_concurrent_moves_on_one_session_across_two_workers(store, live_server, live_servers_on_redis):
+    """On a shared server of 2 workers (its games of its own): on SQLite, on Redis."""
+    client = servers.HttpClient(live_server if store == "sqlite" else live_servers_on_redis[0])
+    player = Player(client)
+    player.new_game(difficulty="impossible")  # a reply to every move that does not end the game
+    player.move(1, 1)
+    for _ in range(3):  # three rounds of eight clicks at once, from "two tabs" of one page
+        page = player.page()
+        if page.state == "over":
+            break
+        hrefs = list(page.links.values()) * 2
+        results = fire_together(client, hrefs)
+        assert Counter(results)[303] == 1, results
+        assert set(results) <= {303, 409}, results
+        now = player.page()
+        assert_legal(now.marks)
+        assert now.marks.count(".") == page.marks.count(".") - min(2, page.marks.count("."))
 
 
 def fire_together(client, hrefs):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 from dataclasses import dataclass
 
 from ..core import tictactoe as ttt
@@ -26,6 +27,7 @@ SYMMETRIES = (
     (0, 3, 6, 1, 4, 7, 2, 5, 8),
     (8, 5, 2, 7, 4, 1, 6, 3, 0),
 )
+IMAGES = tuple(operator.itemgetter(*symmetry) for symmetry in SYMMETRIES)  # each symmetry's cells, picked at once
 
 
 @dataclass(frozen=True)
@@ -162,7 +164,7 @@ def reachable(position: str) -> frozenset[str]:
 
 def canonical(position: str) -> str:
     """The least of a position's 8 symmetric images: one name for all of them."""
-    return min("".join(position[n] for n in symmetry) for symmetry in SYMMETRIES)
+    return min("".join(image(position)) for image in IMAGES)
 
 
 def moves_to(text: str) -> tuple[int, ...]:

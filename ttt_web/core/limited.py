@@ -26,16 +26,19 @@ DEPTHS = range(1, 10)
 
 def open_lines(position: str) -> int:
     """Lines X can still complete (no O in them) minus lines O can still complete."""
-    marks = [{position[n] for n in line} for line in LINES]
-    return sum("O" not in m for m in marks) - sum("X" not in m for m in marks)
+    total = 0
+    for a, b, c in LINES:
+        marks = (position[a], position[b], position[c])
+        total += ("O" not in marks) - ("X" not in marks)
+    return total
 
 
 def weighted_lines(position: str) -> int:
     """3 for each line with two X and no O, 1 for each with one X and no O; minus O's same."""
     total = 0
-    for line in LINES:
-        text = "".join(position[n] for n in line)
-        xs, os_ = text.count("X"), text.count("O")
+    for a, b, c in LINES:
+        marks = (position[a], position[b], position[c])
+        xs, os_ = marks.count("X"), marks.count("O")
         total += {1: 1, 2: 3}.get(xs, 0) if not os_ else -{1: 1, 2: 3}.get(os_, 0) if not xs else 0
     return total
 
@@ -88,19 +91,19 @@ class Tables:
         return [self.ends.get(n, evaluation.score(p)) for n, p in enumerate(self.positions)]
 
     def _count(self, n: int, below: array[int]) -> int:
-        return 1 if n in self.ends else 1 + sum(below[k] for k in self.kids[n])
+        return 1 if n in self.ends else 1 + sum(map(below.__getitem__, self.kids[n]))
 
     def _back(self, n: int, below: array[int]) -> int:
         if n in self.ends:
             return self.ends[n]
-        values = [below[k] for k in self.kids[n]]
-        return max(values) if self.maximizing[n] else min(values)
+        return (max if self.maximizing[n] else min)(map(below.__getitem__, self.kids[n]))
 
     def _levels(self, first: list[int], step: Callable[[int, array[int]], int], kind: str) -> tuple[array[int], ...]:
         """Depth 0's values, then each depth's from the one below, by `step`."""
-        found = [array(kind, first)]
+        found, positions = [array(kind, first)], range(len(self.positions))
         for _ in DEPTHS:
-            found.append(array(kind, (step(n, found[-1]) for n in range(len(self.positions)))))
+            below = found[-1]
+            found.append(array(kind, [step(n, below) for n in positions]))
         return tuple(found)
 
     def chosen(self, position: str, depth: int, evaluation: str) -> int:

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import functools
 from enum import StrEnum
 
 from . import tictactoe as ttt
@@ -64,6 +65,7 @@ def position_of(board_: ttt.Board) -> str:
     return "".join(cell or "." for row in board_ for cell in row)
 
 
+@functools.lru_cache(maxsize=8192)
 def to_move(position: str) -> str:
     return ttt.player(board(position))
 
@@ -73,6 +75,7 @@ def last_mover(position: str) -> str:
     return ttt.X if position.count(ttt.X) > position.count(ttt.O) else ttt.O
 
 
+@functools.lru_cache(maxsize=8192)
 def over(position: str) -> bool:
     return ttt.terminal(board(position))
 

@@ -10,6 +10,7 @@ MIN. Children come in row order, as `actions` sorted.
 from __future__ import annotations
 
 import functools
+import itertools
 from dataclasses import dataclass
 
 from ..core import tictactoe as ttt
@@ -85,18 +86,17 @@ def _tree(position: str, cell: int | None, depth: int, line: list[int], principa
 @functools.cache
 def per_depth(position: str) -> tuple[int, ...]:
     """How many positions plain minimax visits at each depth below `position` (0 is itself)."""
-    below = [per_depth(child) for _, child in moves(position)]
-    return (1, *(sum(level) for level in _levels(below)))
+    return (1, *_level_sums([per_depth(child) for _, child in moves(position)]))
 
 
 def alphabeta_per_depth(searched: Searched) -> tuple[int, ...]:
     """How many positions alpha-beta visits at each depth of its search."""
-    return (1, *(sum(level) for level in _levels([alphabeta_per_depth(c) for _, c in searched.children])))
+    return (1, *_level_sums([alphabeta_per_depth(c) for _, c in searched.children]))
 
 
-def _levels(counts: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
-    deepest = max((len(c) for c in counts), default=0)
-    return [tuple(c[d] for c in counts if d < len(c)) for d in range(deepest)]
+def _level_sums(counts: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """The children's counts added up depth by depth, the shorter ones counting 0 below their end."""
+    return tuple(map(sum, itertools.zip_longest(*counts, fillvalue=0)))
 
 
 @dataclass(frozen=True)

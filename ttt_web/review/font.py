@@ -3,7 +3,7 @@
 (fonts-noto-core, fonts-noto-cjk) for the other scripts a name may be in. Pillow lays a string
 out in one font, with raqm (letters joined and reordered, right to left), but cannot say
 which characters a font has: fontTools reads each font's character map once per process
-(some 0.5 s, at start-up), and a name is written in the first font that has all its
+(some 0.1 s, at start-up), and a name is written in the first font that has all its
 characters, or not at all (then it is said by its mark)."""
 
 from __future__ import annotations
@@ -42,11 +42,17 @@ def faces() -> tuple[Face, ...]:
         *((path, 0) for path in sorted(NOTO.glob("NotoSans?*-Regular.ttf"))),
         CJK,
     ]
-    return tuple(
-        Face(path, index, frozenset(TTFont(path, fontNumber=index, lazy=True).getBestCmap()))
-        for path, index in places
-        if path.exists()
-    )
+    return tuple(Face(path, index, characters(path, index)) for path, index in places if path.exists())
+
+
+def characters(path: Path, index: int) -> frozenset[int]:
+    """The code points a face has a glyph for: its character map's keys. The map's values
+    are glyph names, which fontTools reads from the font's `post` table, half the time of
+    reading the map itself: numbered names (glyph order set to as many as the font has, maxp)
+    leave the keys as they are and skip it."""
+    face = TTFont(path, fontNumber=index, lazy=True)
+    face.setGlyphOrder([f"glyph{n}" for n in range(face["maxp"].numGlyphs)])
+    return frozenset(face.getBestCmap())
 
 
 def words() -> ImageFont.FreeTypeFont | None:
