@@ -88,8 +88,13 @@ def pytest_generate_tests(metafunc):
 def pytest_collection_modifyitems(items):
     """Every test gets its kind (above); one marked `unit` by hand that uses a server is an error.
     The tests of a fixture made once (made_once) come first, those of each fixture together, then the
-    slow ones: with worksteal, the last test to finish is a short one."""
-    items.sort(key=lambda item: (first_made_once(item), not item.get_closest_marker("slow")))
+    slow and long ones: with worksteal, the last test to finish is a short one."""
+    items.sort(
+        key=lambda item: (
+            first_made_once(item),
+            not (item.get_closest_marker("slow") or item.get_closest_marker("long")),
+        )
+    )
     wrong = []
     for item in items:
         found = kind_of(item)

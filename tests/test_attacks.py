@@ -130,6 +130,7 @@ def test_a_chunked_body_of_4_mb_is_refused_by_the_proxy(tmp_path, make_run):
     assert set(statuses) == {413}, statuses
 
 
+@pytest.mark.long
 def test_newcomers_are_worked_on_a_few_a_second_and_the_rest_wait_their_turn(tmp_path, make_run):
     """40 first moves sent at once, each from a network of its own, three times: at one a
     second per process and no waiting, those whose turn is not now are refused (503,

@@ -194,6 +194,7 @@ def test_a_tied_board_given_a_move_is_caught(reports):
 
 
 @pytest.mark.server
+@pytest.mark.long
 def test_a_textbook_minimax_passes_in_minutes_and_is_told_up_front_how_long_the_rest_will_take():
     """textbook.py searches without memo, and passes. At its first board with six empty cells the
     grader says how much processor time the rest will take; what it then takes is within a factor of 2.

@@ -45,6 +45,7 @@ def class_folder(folder: Path) -> Path:
 
 
 @pytest.mark.server
+@pytest.mark.long
 def test_a_folder_is_graded_a_row_each_with_a_class_summary(tmp_path):
     folder = class_folder(tmp_path / "class")
     correct = {"quick.py", "cs50.py"}

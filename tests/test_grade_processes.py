@@ -150,6 +150,7 @@ EVERY_CALL = """def minimax(board):
 
 
 @pytest.mark.server
+@pytest.mark.long
 def test_a_minimax_slow_on_every_board_is_told_early_how_long_the_rest_will_take(tmp_path):
     """A minimax that takes 2.5 ms of processor time on every board, whatever the machine, is slow
     from its first boards: after 10 s of its processor time (about 4,000 of the 5,144 boards

@@ -468,6 +468,7 @@ def test_fix_first_is_the_function_that_put_right_makes_its_callers_pass(tmp_pat
 
 
 @pytest.mark.server
+@pytest.mark.long
 def test_no_fix_first_when_the_callers_still_fail_with_it_put_right(tmp_path):
     """result plays X on every move and minimax maximizes for O too: result's failures could
     explain minimax's by counting, but with a right result minimax still fails."""

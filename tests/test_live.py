@@ -156,6 +156,7 @@ def test_a_spectators_stream_names_the_players(base):
 
 
 @pytest.mark.parametrize("store", STORES)
+@pytest.mark.long
 def test_a_move_in_one_process_reaches_a_stream_in_another(tmp_path, store, gunicorn, live_servers_on_redis):
     """Two instances: on SQLite two of one worker each sharing the database file (the change
     is found by the other process's check), on Redis the two that share the Redis server

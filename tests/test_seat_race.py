@@ -44,6 +44,7 @@ class Stored:
 
 
 @pytest.mark.parametrize("store", ["sqlite", "redis"])
+@pytest.mark.long
 def test_a_join_racing_a_move_on_one_cookie_never_leaves_a_seat_nobody_holds(tmp_path, store, gunicorn):
     redis_server = servers.RedisServer(tmp_path / "redis").start() if store == "redis" else None
     url = redis_server.url if redis_server else None
