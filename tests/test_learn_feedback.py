@@ -72,15 +72,18 @@ def test_a_wrong_count_says_what_is_wrong_and_not_the_answer_until_asked(client)
                 assert str(truth) not in others, (pos, name, got["text"])  # the answer is not given
                 too = "many" if said > truth else "few"
                 assert f"{said} is too {too}." in got["text"], (pos, name, got["text"])
-                text = got["text"].lower()  # each slip that gives the count: tests/test_learn_tree_exercise.py
-                if name == "positions" and said == truth - 1:
-                    assert "leaving out one position (the root, the position you start from, or any other)" in text
-                if name == "positions" and said == facts["boards"]:
-                    assert "counting each different board once" in text
-                if name == "leaves" and said == facts["ended_boards"]:
-                    assert "counting each different finished board once" in text
-                if name == "leaves" and said == facts["full"]:
-                    assert "counting only the games that fill the board" in text
+                text = got["text"].lower()  # the slips that err this way: tests/test_learn_tree_exercise.py
+                assert "gives" not in text
+                if name == "positions" and said < truth:
+                    assert "a position left out (the root" in text and "counted twice" not in text
+                    assert ("a board reached two ways counted once" in text) == (facts["boards"] < truth)
+                if name == "positions" and said > truth:
+                    assert "a position counted twice" in text and "left out" not in text
+                if name == "leaves" and said < truth:
+                    assert ("a finished board reached two ways counted once" in text) == (facts["ended_boards"] < truth)
+                    assert ("only the games that fill the board counted" in text) == (facts["full"] < truth)
+                if name == "leaves" and said > truth:
+                    assert "a finished game counted twice" in text and "fill the board" not in text
             assert page["tree-form"].by_id("tree-positions").attrs["value"] == str(said_nodes)  # kept, to change
             show = page["show-answers"].attrs["href"]
             assert "show=1" in show and page.root.by_id("tree-drawn") is None
