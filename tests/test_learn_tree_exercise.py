@@ -236,3 +236,25 @@ def test_a_position_of_the_students_own_in_the_box_is_the_exercise(client):
     below = calls("XO..XOXO.")
     got = graded(client, "XO..XOXO.", len(below), sum(is_over(p) for p in below))
     assert {got[name]["data-right"] for name in ("positions", "leaves")} == {"true"} and got["swapped"] is None
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_the_call_by_call_link_says_how_the_traces_steps_are_its_calls_and_returns(client):
+    """The trace the link opens counts a step for each call and one for each return of a position
+    not finished (a finished game's call returns in its own step): the sentence says so with the
+    judge's numbers, and the trace's heading counts the same steps."""
+    small = sorted(p for p in REACHABLE if not is_over(p) and 2 <= p.count(".") <= 4)
+    for pos in [DEFAULT, *random.Random(8).sample(small, 6)]:
+        below = calls(pos)
+        nodes, leaves = len(below), sum(is_over(p) for p in below)
+        query = {"position": pos, "check": 1, "positions": nodes, "leaves": leaves}
+        page = Page(client.get("/learn/step/1", query_string=query).text)
+        said = " ".join(page["tree-drawn"].text.split())
+        steps = nodes + (nodes - leaves)
+        assert (
+            f"plain minimax calls itself once on each position, so the trace's {steps} steps are its {nodes} calls "
+            f"and the {nodes - leaves} returns of the positions not finished (a finished game's call returns in the "
+            "same step)."
+        ) in said, said
+        trace = Page(client.get(page["tree-call-by-call"].attrs["href"]).text)
+        assert trace["trace-title"].text == f"Plain minimax, step 1 of {steps}"
