@@ -4,6 +4,7 @@
 import random
 import re
 import time
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
@@ -410,3 +411,44 @@ def test_each_checked_branch_says_whether_it_was_searched_or_pruned(client):
 def test_a_line_of_code_may_wrap_after_an_opening_bracket_never_inside_a_name():
     assert words.code("v = max_value(result(board, action))") == "v = max_value(<wbr>result(<wbr>board, action))"
     assert words.code("if a < b(c):") == "if a &lt; b(<wbr>c):"
+
+
+def pruned_by_the_independent_alphabeta(tree, maximizing: bool) -> set[str]:
+    seen = set()
+    depthlimit.tree_alphabeta(tree, maximizing, seen=seen)
+    return set(core_drill.paths(tree)) - seen
+
+
+@pytest.mark.parametrize("kind", ["abstract", "position"])
+def test_the_prune_drill_serves_only_trees_where_alpha_beta_prunes_something(client, kind):
+    """About 1 in 4 random trees (abstract or from a position) prune nothing: the drill draws
+    again, so every tree it serves has a branch to tick, by the independent alpha-beta."""
+    for _ in range(60):
+        response = client.get("/learn/practice/prune", query_string={"kind": kind} if kind == "abstract" else {})
+        assert response.status_code == 303
+        query = dict(parse_qsl(urlsplit(response.headers["Location"]).query))
+        if kind == "abstract":
+            tree, maximizing = core_drill.parse(query["tree"]), True
+        else:
+            position = query["position"]
+            tree, maximizing = core_drill.position_tree(position)[0], to_move(position) == "X"
+        assert pruned_by_the_independent_alphabeta(tree, maximizing), query
+
+
+@pytest.mark.parametrize("asked", [{"tree": "((-7,7),(18,20,0),(5,18,-1))"}, {"position": "OXO.X.X.O"}])
+def test_a_tree_where_alpha_beta_prunes_nothing_says_so_once_checked(client, asked):
+    if "tree" in asked:
+        tree, maximizing = core_drill.parse(asked["tree"]), True
+    else:
+        tree, maximizing = core_drill.position_tree(asked["position"])[0], to_move(asked["position"]) == "X"
+    assert not pruned_by_the_independent_alphabeta(tree, maximizing)
+    before = page(client, "/learn/practice/prune?" + "&".join(f"{k}={v}" for k, v in asked.items()))
+    assert before.root.by_id("drill-nothing-pruned") is None  # not before the check: it would answer it
+    shown = Page(client.get("/learn/practice/prune", query_string={"check": "1", **asked}).text)
+    score = shown["drill-score"].attrs
+    assert score["data-right"] == score["data-asked"] == str(len(core_drill.paths(tree)) - 1)
+    said = " ".join(shown["drill-nothing-pruned"].text.split())
+    assert said == "Alpha-beta prunes nothing here: every node is visited."
+    textbook = {"check": "1", "tree": "((3,12,8),(2,4,6),(14,5,2))"}  # C's last two leaves pruned
+    pruning = Page(client.get("/learn/practice/prune", query_string=textbook).text)
+    assert pruning.root.by_id("drill-nothing-pruned") is None
