@@ -4,7 +4,7 @@
 import random
 import re
 import time
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 
@@ -452,3 +452,38 @@ def test_a_tree_where_alpha_beta_prunes_nothing_says_so_once_checked(client, ask
     textbook = {"check": "1", "tree": "((3,12,8),(2,4,6),(14,5,2))"}  # C's last two leaves pruned
     pruning = Page(client.get("/learn/practice/prune", query_string=textbook).text)
     assert pruning.root.by_id("drill-nothing-pruned") is None
+
+
+ASKED = {"backup": {"v-root": "9", "v-0": "3", "v-1": "2", "v-2": "2"}, "prune": {"cut-0": "on"}}  # one wrong
+
+
+@pytest.mark.parametrize(("number", "mode"), [(2, "backup"), (5, "prune")])
+def test_steps_two_and_five_say_the_reasons_come_with_show_the_answers_as_the_drill_does(client, number, mode):
+    """The step says Check only marks right or wrong and the reasons come with “show the
+    answers”: the drill after Check shows no reason, and its link of that name shows them."""
+    said = " ".join(page(client, f"/learn/step/{number}")["exercise"].text.split())
+    assert "Check marks each " in said and " right or wrong; “show the answers” then gives " in said, said
+    assert "Each wrong node shows" not in said and "each answer shows" not in said
+    tree = "((3,12,8),(2,4,6),(14,5,2))"
+    checked = page(client, f"/learn/practice/{mode}?" + urlencode({"check": "1", "tree": tree, **ASKED[mode]}))
+    assert checked.root.by_id("why") is None and checked["show-answers"].text == "show the answers"
+    shown = page(client, checked["show-answers"].attrs["href"])
+    assert shown["why"].text
+
+
+def test_the_backup_answers_say_the_wrong_nodes_are_framed_as_they_are(client):
+    tree = core_drill.parse("((3,12,8),(2,4,6),(14,5,2))")
+    truth = {"": depthlimit.tree_values(tree, True)}
+    truth |= {str(n): depthlimit.tree_values(child, False) for n, child in enumerate(tree)}
+    asked = {"check": "1", "tree": core_drill.text(tree), "v-root": "3", "v-0": "3", "v-1": "4", "v-2": "14"}
+    asked["show"] = "1"
+    shown = page(client, "/learn/practice/backup?" + urlencode(asked))
+    wrong = sorted(p for p in ("", "0", "1", "2") if asked[f"v-{p or 'root'}"] != str(truth[p]))
+    assert wrong == ["1", "2"]
+    framed = sorted(li.attrs["data-path"] for li in shown["tree"].iter("li") if "decides" in li.attrs["class"])
+    assert framed == wrong
+    said = " ".join(shown["why-framed"].text.split())
+    assert said == "Each wrong node is framed in the tree below; the children just under it decide its value."
+    pruned = page(client, "/learn/practice/prune?" + urlencode({"check": "1", "tree": asked["tree"], "show": "1"}))
+    said = " ".join(pruned["why-framed"].text.split())
+    assert said.startswith("The node each wrong branch leaves from is framed in the tree below")
