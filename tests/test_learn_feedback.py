@@ -346,3 +346,43 @@ def test_the_students_answer_is_named_right_above_the_board(client):
     assert page["student-legend"].text == "Ringed: your minimax 's answer, (0, 2) c1, not optimal. Why"
     assert page["student"].attrs["data-optimal"] == "false"
     assert value(children("XO..X.O..")[2])[0] == 0 < value("XO..X.O..")[0]  # the judge: c1 only holds the draw
+
+
+BOARD_IN_PROSE = re.compile(r"(?<![\w.])[XO.]{9}(?![\w])")
+PAGES_WITH_BOARDS = [
+    ("/learn/", 200),
+    *((f"/learn/step/{n}", 200) for n in range(1, 7)),
+    ("/learn/step/1?position=X........", 400),
+    ("/learn/step/1?position=abc", 400),
+    ("/learn/step/1?position=XXXOOO...", 400),
+    ("/learn/trace/?board=XY", 400),
+    ("/learn/limited/?board=XY", 400),
+    ("/learn/limited/......O.X?evaluation=weighted", 200),
+]
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+@pytest.mark.parametrize(("url", "status"), PAGES_WITH_BOARDS)
+def test_every_board_written_in_the_paths_prose_is_set_as_code(client, url, status):
+    """In the body font a board's dots read as an ellipsis: each board the text shows (not a
+    link's address or a screen reader's hidden words) sits in <code>, refusals included."""
+    html = shown(client, url, status).html.split("<main", 1)[1]
+    prose = re.sub(r'<span class="visually-hidden">.*?</span>|<code>.*?</code>', " ", html, flags=re.S)
+    prose = re.sub(r"<[^>]+>", " ", prose)
+    assert BOARD_IN_PROSE.findall(prose) == [], url
+    if url not in ("/learn/step/2", "/learn/step/4"):  # the steps that name no board
+        assert re.search(r"<code>[XO.]{9}</code>", html), url
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_a_refusal_sets_boards_as_code_and_what_was_typed_as_text(client):
+    page = shown(client, "/learn/step/1?position=X........", 400)
+    error = page["tree-position-error"]
+    assert [c.text for c in error.iter("code")] == ["X........", "..XOOXOX."]
+    for typed in ("<b>......", "[[<i>, X, O], [X, O, X], [O, X, O]]", "<script>alert(1)</script>"):
+        response = client.get("/learn/step/1", query_string={"position": typed})
+        assert response.status_code == 400
+        said = response.text.split('id="tree-position-error"', 1)[1].split("</p>", 1)[0]
+        assert "<b>" not in said and "<i>" not in said and "<script>" not in said, said
+        tags = re.findall(r"<(\w+)", said)
+        assert set(tags) == {"code", "a"} and tags.count("a") == 2, said  # the boards, and the two ways back

@@ -190,7 +190,7 @@ def refused(client, typed: str) -> str:
     error = page["tree-position-error"]
     links = [(a.text, a.attrs["href"]) for a in error.iter("a")]
     assert links == [("Back to step 1's own exercise", "/learn/step/1#exercise"), ("the path", "/learn/")]
-    said = " ".join(error.text.split())
+    said = re.sub(r"\s+([,:;.)])(?=\s|$)", r"\1", error.text)  # Page.text spaces out a <code> board
     largest = max(len(calls(p)) for p in REACHABLE if not is_over(p) and 2 <= p.count(".") <= 4)
     assert said.endswith(
         f"a game not yet over with 2 to 4 empty cells, like its own, {DEFAULT} ({DEFAULT.count('.')} empty cells): "
