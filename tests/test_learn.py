@@ -467,8 +467,11 @@ def test_steps_two_and_five_say_the_reasons_come_with_show_the_answers_as_the_dr
     tree = "((3,12,8),(2,4,6),(14,5,2))"
     checked = page(client, f"/learn/practice/{mode}?" + urlencode({"check": "1", "tree": tree, **ASKED[mode]}))
     assert checked.root.by_id("why") is None and checked["show-answers"].text == "show the answers"
+    assert "searched with α" not in checked.html and "→" not in checked["tree"].text
     shown = page(client, checked["show-answers"].attrs["href"])
     assert shown["why"].text
+    gives = "searched with α = " if mode == "prune" else "✗ 9 → 3"  # each window; the wrong node's right value
+    assert gives in shown["tree"].text
 
 
 def test_the_backup_answers_say_the_wrong_nodes_are_framed_as_they_are(client):
