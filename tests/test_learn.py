@@ -4,6 +4,7 @@
 import random
 import re
 import time
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 
@@ -410,3 +411,82 @@ def test_each_checked_branch_says_whether_it_was_searched_or_pruned(client):
 def test_a_line_of_code_may_wrap_after_an_opening_bracket_never_inside_a_name():
     assert words.code("v = max_value(result(board, action))") == "v = max_value(<wbr>result(<wbr>board, action))"
     assert words.code("if a < b(c):") == "if a &lt; b(<wbr>c):"
+
+
+def pruned_by_the_independent_alphabeta(tree, maximizing: bool) -> set[str]:
+    seen = set()
+    depthlimit.tree_alphabeta(tree, maximizing, seen=seen)
+    return set(core_drill.paths(tree)) - seen
+
+
+@pytest.mark.parametrize("kind", ["abstract", "position"])
+def test_the_prune_drill_serves_only_trees_where_alpha_beta_prunes_something(client, kind):
+    """About 1 in 4 random trees (abstract or from a position) prune nothing: the drill draws
+    again, so every tree it serves has a branch to tick, by the independent alpha-beta."""
+    for _ in range(60):
+        response = client.get("/learn/practice/prune", query_string={"kind": kind} if kind == "abstract" else {})
+        assert response.status_code == 303
+        query = dict(parse_qsl(urlsplit(response.headers["Location"]).query))
+        if kind == "abstract":
+            tree, maximizing = core_drill.parse(query["tree"]), True
+        else:
+            position = query["position"]
+            tree, maximizing = core_drill.position_tree(position)[0], to_move(position) == "X"
+        assert pruned_by_the_independent_alphabeta(tree, maximizing), query
+
+
+@pytest.mark.parametrize("asked", [{"tree": "((-7,7),(18,20,0),(5,18,-1))"}, {"position": "OXO.X.X.O"}])
+def test_a_tree_where_alpha_beta_prunes_nothing_says_so_once_checked(client, asked):
+    if "tree" in asked:
+        tree, maximizing = core_drill.parse(asked["tree"]), True
+    else:
+        tree, maximizing = core_drill.position_tree(asked["position"])[0], to_move(asked["position"]) == "X"
+    assert not pruned_by_the_independent_alphabeta(tree, maximizing)
+    before = page(client, "/learn/practice/prune?" + "&".join(f"{k}={v}" for k, v in asked.items()))
+    assert before.root.by_id("drill-nothing-pruned") is None  # not before the check: it would answer it
+    shown = Page(client.get("/learn/practice/prune", query_string={"check": "1", **asked}).text)
+    score = shown["drill-score"].attrs
+    assert score["data-right"] == score["data-asked"] == str(len(core_drill.paths(tree)) - 1)
+    said = " ".join(shown["drill-nothing-pruned"].text.split())
+    assert said == "Alpha-beta prunes nothing here: every node is visited."
+    textbook = {"check": "1", "tree": "((3,12,8),(2,4,6),(14,5,2))"}  # C's last two leaves pruned
+    pruning = Page(client.get("/learn/practice/prune", query_string=textbook).text)
+    assert pruning.root.by_id("drill-nothing-pruned") is None
+
+
+ASKED = {"backup": {"v-root": "9", "v-0": "3", "v-1": "2", "v-2": "2"}, "prune": {"cut-0": "on"}}  # one wrong
+
+
+@pytest.mark.parametrize(("number", "mode"), [(2, "backup"), (5, "prune")])
+def test_steps_two_and_five_say_the_reasons_come_with_show_the_answers_as_the_drill_does(client, number, mode):
+    """The step says Check only marks right or wrong and the reasons come with “show the
+    answers”: the drill after Check shows no reason, and its link of that name shows them."""
+    said = " ".join(page(client, f"/learn/step/{number}")["exercise"].text.split())
+    assert "Check marks each " in said and " right or wrong; “show the answers” then gives " in said, said
+    assert "Each wrong node shows" not in said and "each answer shows" not in said
+    tree = "((3,12,8),(2,4,6),(14,5,2))"
+    checked = page(client, f"/learn/practice/{mode}?" + urlencode({"check": "1", "tree": tree, **ASKED[mode]}))
+    assert checked.root.by_id("why") is None and checked["show-answers"].text == "show the answers"
+    assert "searched with α" not in checked.html and "→" not in checked["tree"].text
+    shown = page(client, checked["show-answers"].attrs["href"])
+    assert shown["why"].text
+    gives = "searched with α = " if mode == "prune" else "✗ 9 → 3"  # each window; the wrong node's right value
+    assert gives in shown["tree"].text
+
+
+def test_the_backup_answers_say_the_wrong_nodes_are_framed_as_they_are(client):
+    tree = core_drill.parse("((3,12,8),(2,4,6),(14,5,2))")
+    truth = {"": depthlimit.tree_values(tree, True)}
+    truth |= {str(n): depthlimit.tree_values(child, False) for n, child in enumerate(tree)}
+    asked = {"check": "1", "tree": core_drill.text(tree), "v-root": "3", "v-0": "3", "v-1": "4", "v-2": "14"}
+    asked["show"] = "1"
+    shown = page(client, "/learn/practice/backup?" + urlencode(asked))
+    wrong = sorted(p for p in ("", "0", "1", "2") if asked[f"v-{p or 'root'}"] != str(truth[p]))
+    assert wrong == ["1", "2"]
+    framed = sorted(li.attrs["data-path"] for li in shown["tree"].iter("li") if "decides" in li.attrs["class"])
+    assert framed == wrong
+    said = " ".join(shown["why-framed"].text.split())
+    assert said == "Each wrong node is framed in the tree below; the children just under it decide its value."
+    pruned = page(client, "/learn/practice/prune?" + urlencode({"check": "1", "tree": asked["tree"], "show": "1"}))
+    said = " ".join(pruned["why-framed"].text.split())
+    assert said.startswith("The node each wrong branch leaves from is framed in the tree below")

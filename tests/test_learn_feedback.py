@@ -72,15 +72,18 @@ def test_a_wrong_count_says_what_is_wrong_and_not_the_answer_until_asked(client)
                 assert str(truth) not in others, (pos, name, got["text"])  # the answer is not given
                 too = "many" if said > truth else "few"
                 assert f"{said} is too {too}." in got["text"], (pos, name, got["text"])
-                text = got["text"].lower()  # each slip that gives the count: tests/test_learn_tree_exercise.py
-                if name == "positions" and said == truth - 1:
-                    assert "leaving out one position (the root, the position you start from, or any other)" in text
-                if name == "positions" and said == facts["boards"]:
-                    assert "counting each different board once" in text
-                if name == "leaves" and said == facts["ended_boards"]:
-                    assert "counting each different finished board once" in text
-                if name == "leaves" and said == facts["full"]:
-                    assert "counting only the games that fill the board" in text
+                text = got["text"].lower()  # the slips that err this way: tests/test_learn_tree_exercise.py
+                assert "gives" not in text
+                if name == "positions" and said < truth:
+                    assert "a position left out (the root" in text and "counted twice" not in text
+                    assert ("a board reached two ways counted once" in text) == (facts["boards"] < truth)
+                if name == "positions" and said > truth:
+                    assert "a position counted twice" in text and "left out" not in text
+                if name == "leaves" and said < truth:
+                    assert ("a finished board reached two ways counted once" in text) == (facts["ended_boards"] < truth)
+                    assert ("only the games that fill the board counted" in text) == (facts["full"] < truth)
+                if name == "leaves" and said > truth:
+                    assert "a finished game counted twice" in text and "fill the board" not in text
             assert page["tree-form"].by_id("tree-positions").attrs["value"] == str(said_nodes)  # kept, to change
             show = page["show-answers"].attrs["href"]
             assert "show=1" in show and page.root.by_id("tree-drawn") is None
@@ -343,3 +346,43 @@ def test_the_students_answer_is_named_right_above_the_board(client):
     assert page["student-legend"].text == "Ringed: your minimax 's answer, (0, 2) c1, not optimal. Why"
     assert page["student"].attrs["data-optimal"] == "false"
     assert value(children("XO..X.O..")[2])[0] == 0 < value("XO..X.O..")[0]  # the judge: c1 only holds the draw
+
+
+BOARD_IN_PROSE = re.compile(r"(?<![\w.])[XO.]{9}(?![\w])")
+PAGES_WITH_BOARDS = [
+    ("/learn/", 200),
+    *((f"/learn/step/{n}", 200) for n in range(1, 7)),
+    ("/learn/step/1?position=X........", 400),
+    ("/learn/step/1?position=abc", 400),
+    ("/learn/step/1?position=XXXOOO...", 400),
+    ("/learn/trace/?board=XY", 400),
+    ("/learn/limited/?board=XY", 400),
+    ("/learn/limited/......O.X?evaluation=weighted", 200),
+]
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+@pytest.mark.parametrize(("url", "status"), PAGES_WITH_BOARDS)
+def test_every_board_written_in_the_paths_prose_is_set_as_code(client, url, status):
+    """In the body font a board's dots read as an ellipsis: each board the text shows (not a
+    link's address or a screen reader's hidden words) sits in <code>, refusals included."""
+    html = shown(client, url, status).html.split("<main", 1)[1]
+    prose = re.sub(r'<span class="visually-hidden">.*?</span>|<code>.*?</code>', " ", html, flags=re.S)
+    prose = re.sub(r"<[^>]+>", " ", prose)
+    assert BOARD_IN_PROSE.findall(prose) == [], url
+    if url not in ("/learn/step/2", "/learn/step/4"):  # the steps that name no board
+        assert re.search(r"<code>[XO.]{9}</code>", html), url
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_a_refusal_sets_boards_as_code_and_what_was_typed_as_text(client):
+    page = shown(client, "/learn/step/1?position=X........", 400)
+    error = page["tree-position-error"]
+    assert [c.text for c in error.iter("code")] == ["X........", "..XOOXOX."]
+    for typed in ("<b>......", "[[<i>, X, O], [X, O, X], [O, X, O]]", "<script>alert(1)</script>"):
+        response = client.get("/learn/step/1", query_string={"position": typed})
+        assert response.status_code == 400
+        said = response.text.split('id="tree-position-error"', 1)[1].split("</p>", 1)[0]
+        assert "<b>" not in said and "<i>" not in said and "<script>" not in said, said
+        tags = re.findall(r"<(\w+)", said)
+        assert set(tags) == {"code", "a"} and tags.count("a") == 2, said  # the boards, and the two ways back

@@ -97,3 +97,40 @@ def test_the_count_of_positions_where_it_goes_wrong_is_the_independent_searchs(c
         assert f"the first {len(listed)} of them, fewest marks first:" in text
     marks = [9 - p.count(".") for p in listed]
     assert marks == sorted(marks)
+
+
+def line_counts(pos: str) -> dict[str, int]:
+    """X₂, X₁, O₂, O₁ as the page defines them: the lines with two (one) of a mark and none of the other."""
+    lines = [[pos[n] for n in line] for line in depthlimit.LINES]
+    return {
+        f"{mark}{k}": sum(line.count(mark) == k and line.count(other) == 0 for line in lines)
+        for mark, other in (("X", "O"), ("O", "X"))
+        for k in (1, 2)
+    }
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_the_weighted_formula_names_are_defined_where_it_is_shown_as_the_search_scores(client):
+    """X₂, X₁, O₂, O₁ are said where the formula is (the paragraph and beside the form), and by
+    that definition 3·X₂ + X₁ − (3·O₂ + O₁) is what the page's depth-1 values are on every
+    unfinished child, as the independent search scores them."""
+    page = shown(client, f"/learn/limited/{EXERCISE}?evaluation=weighted&depth=1")
+    terms = (
+        "X₂ counts the lines (rows, columns, diagonals) with two X and no O, X₁ those with one X and no O; "
+        "O₂ and O₁ count O's lines the same way"
+    )
+    assert said(page, "evaluation-formula") == f"3·X₂ + X₁ − (3·O₂ + O₁), where {terms}"
+    assert f"Weighted lines, 3·X₂ + X₁ − (3·O₂ + O₁): {terms}." in said(page, "evaluation-help")
+    for pos in [EXERCISE, *LIVE[::400]]:
+        page = shown(client, f"/learn/limited/{pos}?evaluation=weighted&depth=1")
+        rows = [tr for tr in page["limited-moves"].iter("tr") if "data-action" in tr.attrs]
+        for tr in rows:
+            i, j = map(int, tr.attrs["data-action"].split(","))
+            child = children(pos)[3 * i + j]
+            if is_over(child):
+                continue
+            n = line_counts(child)
+            by_terms = 3 * n["X2"] + n["X1"] - (3 * n["O2"] + n["O1"])
+            assert by_terms == depthlimit.estimate(child, "weighted") == int(tr.attrs["data-estimate"]), (pos, child)
+    refused = Page(client.get("/learn/limited/?board=XXXXXXXXX").text)  # the form alone, with what is wrong
+    assert f"{terms}." in said(refused, "evaluation-help")

@@ -54,13 +54,27 @@ class Evaluation:
     name: str
     formula: str
     score: Callable[[str], int]
+    terms: str = ""  # what the formula's names mean, said wherever it is shown
 
 
 EVALUATIONS = {
     e.slug: e
     for e in (
-        Evaluation("open-lines", "Open lines", "lines open for X − lines open for O", open_lines),
-        Evaluation("weighted", "Weighted lines", "3·X₂ + X₁ − (3·O₂ + O₁)", weighted_lines),
+        Evaluation(
+            "open-lines",
+            "Open lines",
+            "lines open for X − lines open for O",
+            open_lines,
+            "a line (row, column or diagonal) is open for X when it holds no O, open for O when it holds no X",
+        ),
+        Evaluation(
+            "weighted",
+            "Weighted lines",
+            "3·X₂ + X₁ − (3·O₂ + O₁)",
+            weighted_lines,
+            "X₂ counts the lines (rows, columns, diagonals) with two X and no O, X₁ those with one X and no O; "
+            "O₂ and O₁ count O's lines the same way",
+        ),
         Evaluation("zero", "No estimate", "0 for every unfinished position", nothing),
     )
 }

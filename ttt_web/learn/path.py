@@ -160,6 +160,7 @@ def tree_exercise() -> dict:
         answers = [graded(counts, name, request.args.get(name, "")[:9]) for name in ("positions", "leaves")]
     shown = answers is not None and "show" in request.args
     return {
+        "swapped": answers is not None and swapped(*answers),
         "position": position,
         "mover": to_move(position),
         "answers": answers,
@@ -170,6 +171,12 @@ def tree_exercise() -> dict:
         "refused": refused,
         "status": 400 if refused else 200,
     }
+
+
+def swapped(positions: TreeAnswer, leaves: TreeAnswer) -> bool:
+    """Fewer positions typed than finished games: never right, as every finished game is a position."""
+    nodes, ends = positions.read, leaves.read
+    return nodes is not None and ends is not None and nodes < ends
 
 
 def exercise_position(typed: str) -> tuple[str, str | None]:
@@ -204,8 +211,9 @@ def graded(counts: TreeCounts, name: str, given: str) -> TreeAnswer:
         return TreeAnswer(name, given, read, truth, words.not_a_count(given, read))
     if read == truth:
         return TreeAnswer(name, given, read, truth, "")
-    slips = tuple(slip for slip, count in slip_counts(name, counts).items() if count == read)
-    return TreeAnswer(name, given, read, truth, tree_hint(name, read, truth, slips), slips)
+    high = read > truth  # the slips named are those that err the same way on this tree
+    slips = tuple(slip for slip, n in slip_counts(name, counts).items() if n != truth and (n > truth) == high)
+    return TreeAnswer(name, given, read, truth, tree_hint(read, truth, [SLIPS[name][slip] for slip in slips]), slips)
 
 
 class TreeCounts(NamedTuple):
@@ -227,58 +235,52 @@ def tree_counts(position: str) -> TreeCounts:
     return TreeCounts(tree_size(position), len(ends), len(boards), ended, full, played_on, math.factorial(empty))
 
 
-# The likely slips in counting a tree by hand, by the answer they touch: how each is said
-# (the count it gives follows from the tree's counts, in `slip_counts`).
+# The likely slips in counting a tree by hand, by the answer they touch. A hint names those that
+# err in the typed count's direction on this tree (`slip_counts`), never which one gives the count.
 SLIPS = {
     "positions": {
-        "left-out": "leaving out one position (the root, the position you start from, or any other)",
-        "boards": (
-            "counting each different board once (the tree has a node for each way play reaches a board, "
-            "so a board reached two ways is two nodes)"
-        ),
-        "played-on": (
-            "playing on after three in a row until the board is full (a game ends as soon as someone "
-            "has three in a row, and its position is a leaf)"
-        ),
+        "left-out": "a position left out (the root, the position you start from, or the last position of a branch)",
+        "boards": "a board reached two ways counted once (it is two positions, one for each way play reaches it)",
+        "played-on": "play counted on after a game is over (three in a row ends it: that position is a leaf)",
+        "twice": "a position counted twice",
     },
     "leaves": {
-        "left-out": "leaving out one finished game",
-        "boards": ("counting each different finished board once (the tree has a leaf for each way play reaches one)"),
-        "full": "counting only the games that fill the board (a game also ends when someone has three in a row)",
-        "played-on": (
-            "playing on after three in a row until the board is full (a game ends as soon as someone "
-            "has three in a row)"
+        "left-out": "a finished game left out",
+        "boards": (
+            "a finished board reached two ways counted once "
+            "(it is two finished games, one for each way play reaches it)"
         ),
+        "full": "only the games that fill the board counted (three in a row also ends a game)",
+        "played-on": "play counted on after three in a row (that game is over there: one finished game)",
+        "twice": "a finished game counted twice",
     },
 }
-
-
-COUNT_EACH = {"positions": "node of the tree, the root included", "leaves": "finished game, wherever it ends"}
 
 
 def slip_counts(name: str, counts: TreeCounts) -> dict[str, int]:
     """The count each slip of SLIPS[name] gives on this tree."""
     if name == "positions":
-        return {"left-out": counts.nodes - 1, "boards": counts.boards, "played-on": counts.played_on}
+        return {
+            "left-out": counts.nodes - 1,
+            "boards": counts.boards,
+            "played-on": counts.played_on,
+            "twice": counts.nodes + 1,
+        }
     return {
         "left-out": counts.leaves - 1,
         "boards": counts.ended_boards,
         "full": counts.full,
         "played-on": counts.played_on_leaves,
+        "twice": counts.leaves + 1,
     }
 
 
-def tree_hint(name: str, read: int, truth: int, slips: tuple[str, ...]) -> str:
+def tree_hint(read: int, truth: int, ways: list[str]) -> str:
     """What is wrong with a wrong count, said without the right one: too many or too few, and
-    every likely slip that gives exactly this count (one count may fit several)."""
-    said = words.number(read)
-    too = f"{said} is too {'many' if read > truth else 'few'}."
-    if not slips:
-        return f"{too} Count each {COUNT_EACH[name]}."
-    ways = [SLIPS[name][slip] for slip in slips]
-    if len(ways) == 1:
-        return f"{too} {ways[0][0].upper()}{ways[0][1:]} gives {said}."
-    return f"{too} Each of these slips gives {said}: {'; or '.join(ways)}."
+    the slips that err that way on this tree, the same whatever the count typed on that side."""
+    too = "many" if read > truth else "few"
+    slips = "; or ".join(ways)
+    return f"{words.number(read)} is too {too}. Slips that count too {too}: {slips}."
 
 
 def leaf_list(position: str) -> list[str]:

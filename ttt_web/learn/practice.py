@@ -28,12 +28,32 @@ def ask(mode: str):
     checked_mode(mode)
     if "tree" not in request.args and "position" not in request.args:
         keep = {"from": "path"} if from_path() else {}
-        if request.args.get("kind") == "abstract":
-            keep["tree"] = drill.text(drill.random_tree(rng))
-        else:
-            keep["position"] = rng.choice(drill.small_positions())
+        keep.update(drawn(mode, request.args.get("kind") == "abstract"))
         return redirect(url_for("learn.drill.ask", mode=mode, **keep), 303)
     return page(mode, request.args, graded="check" in request.args)  # answers in the address: reload or share it
+
+
+DRAWS = 32  # trees drawn for the prune drill until one where alpha-beta prunes something
+
+
+def drawn(mode: str, abstract: bool) -> dict[str, str]:
+    """A random tree for the drill: abstract or from a position. The prune drill draws again
+    (at most DRAWS times) while alpha-beta would prune nothing, as about 1 in 4 trees, abstract or
+    from a position, do; the last draw stands if none prunes (the page then says so)."""
+    for _ in range(DRAWS):
+        tree, maximizing, found = draw(abstract)
+        if mode != "prune" or drill.alphabeta(tree, maximizing)[1]:
+            break
+    return found
+
+
+def draw(abstract: bool) -> tuple[drill.Tree, bool, dict[str, str]]:
+    """One random tree, whether its root is MAX, and the address field that names it."""
+    if abstract:
+        tree = drill.random_tree(rng)
+        return tree, True, {"tree": drill.text(tree)}
+    position = rng.choice(drill.small_positions())
+    return drill.position_tree(position)[0], drill.maximizing_at(position), {"position": position}
 
 
 def from_path() -> bool:
@@ -63,6 +83,7 @@ def page(mode: str, fields, graded: bool = False) -> Response:
         nodes=nodes,
         values=values,
         pruned=pruned,
+        nothing_pruned=mode == "prune" and not pruned,
         marks=marks,
         graded=graded,
         **answers_shown(mode, fields, graded),

@@ -148,6 +148,7 @@ def limited_form(board: str, problem: str, depth: int | str, evaluation: str) ->
         evaluation=evaluation,
         depths=core_limited.DEPTHS,
         evaluations=core_limited.EVALUATIONS.values(),
+        w=words,
     )
     return Response(page, status=400)
 

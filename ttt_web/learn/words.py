@@ -92,6 +92,16 @@ def code(line: str) -> Markup:
     return Markup("(<wbr>").join(escape(part) for part in line.split("("))
 
 
+# A board written in prose: nine of X, O and dots, maybe before a sentence's full stop.
+BOARD = re.compile(r"(?<![\w.])[XO.]{9}(?=\.?(?:[^\w.]|$))")
+
+
+def boards(text: str) -> Markup:
+    """`text` (a message that may quote what a student typed) escaped, each board in it set in
+    <code>: in the body font a board's dots read as an ellipsis."""
+    return Markup(BOARD.sub(lambda found: f"<code>{found[0]}</code>", str(escape(text))))
+
+
 def won(position: str) -> str:
     lines = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
     for a, b, c in lines:
