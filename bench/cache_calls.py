@@ -63,6 +63,7 @@ def main() -> None:
             ("core/bugs.py first_worse (and telling_position)", bugs.first_worse, ("wrong-player",)),
             ("core/subtrees.py size", subtrees.size, (EMPTY, WHOLE, True, True)),
             ("core/subtrees.py steps_with_empty_cells", subtrees.steps_with_empty_cells, (4,)),
+            ("core/subtrees.py kids (plain minimax)", subtrees.kids, (MIDGAME, WHOLE, False)),
             ("core/limited.py tables", limited.tables, ()),
             ("core/limited.py every_mistake", limited.every_mistake, ()),
             ("core/drill.py small_positions", drill.small_positions, ()),

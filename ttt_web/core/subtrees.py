@@ -20,6 +20,7 @@ def to_move(position: str) -> str:
     return "O" if position.count("X") > position.count("O") else "X"
 
 
+@functools.lru_cache(maxsize=1024)  # a step asks it at every level on its way down: docs/performance.md
 def kids(
     position: str, window: tuple[float, float], pruning: bool
 ) -> tuple[tuple[tuple[int, int], str, tuple[float, float], int], ...]:
