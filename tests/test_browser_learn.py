@@ -142,21 +142,18 @@ def test_quick_arrow_presses_all_count_and_a_held_key_stops_when_let_go(browser,
     context.close()
 
 
-@pytest.mark.parametrize("size", [(740, 360), (360, 740)], ids=["sideways", "phone"])
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
-def test_each_step_keeps_its_heading_next_the_step_text_and_the_current_line_in_view(
-    browser, live_server, javascript, size
-):
-    width, height = size
-    context = browser.new_context(
-        java_script_enabled=javascript, base_url=live_server, viewport={"width": width, "height": height}
-    )
+def test_each_step_keeps_its_heading_next_the_step_text_and_the_current_line_in_view(browser, live_server, javascript):
+    """Held sideways, then upright, in one tab: the trace loaded again at each size."""
+    context = browser.new_context(java_script_enabled=javascript, base_url=live_server)
     page = context.new_page()
-    page.goto("/learn/trace/X.O.X.O..?step=39")
-    for step in ("40", "41"):
-        click_through(page.locator("a[rel=next]"))
-        expect(page.locator("#trace")).to_have_attribute("data-step", step)
-        for seen in ("#trace-title", "a[rel=next]", "#step-text", "#code li.current"):
-            box = page.locator(seen).bounding_box()
-            assert box["y"] >= 0 and box["y"] + box["height"] <= height, (step, seen, box)
+    for width, height in [(740, 360), (360, 740)]:
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto("/learn/trace/X.O.X.O..?step=39")
+        for step in ("40", "41"):
+            click_through(page.locator("a[rel=next]"))
+            expect(page.locator("#trace")).to_have_attribute("data-step", step)
+            for seen in ("#trace-title", "a[rel=next]", "#step-text", "#code li.current"):
+                box = page.locator(seen).bounding_box()
+                assert box["y"] >= 0 and box["y"] + box["height"] <= height, (width, step, seen, box)
     context.close()
