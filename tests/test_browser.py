@@ -84,16 +84,17 @@ def test_cell_links_have_names_and_marks_are_announced(page: Page):
 
 
 @pytest.mark.parametrize("side", ["X", "O"])
-@pytest.mark.parametrize("difficulty", ["easy", "medium", "impossible"])
-def test_new_game_with_each_option(page: Page, side, difficulty):
+def test_new_game_with_each_option(page: Page, side):
+    """Each difficulty in turn, a new game each, from the page the last one left."""
     page.goto("/")
-    page.locator(f"#new-game input[name=side][value={side}]").check()
-    page.locator(f"#new-game input[name=difficulty][value={difficulty}]").check()
-    click_through(page.locator("#new-game button[type=submit]"))
-    assert cells(page).count("X") == (1 if side == "O" else 0)
-    expect(page.locator(f"#new-game input[name=side][value={side}]")).to_be_checked()
-    expect(page.locator(f"#new-game input[name=difficulty][value={difficulty}]")).to_be_checked()
-    expect(page.locator("#score-title")).to_contain_text(difficulty.capitalize())
+    for difficulty in ["easy", "medium", "impossible"]:
+        page.locator(f"#new-game input[name=side][value={side}]").check()
+        page.locator(f"#new-game input[name=difficulty][value={difficulty}]").check()
+        click_through(page.locator("#new-game button[type=submit]"))
+        assert cells(page).count("X") == (1 if side == "O" else 0), difficulty
+        expect(page.locator(f"#new-game input[name=side][value={side}]")).to_be_checked()
+        expect(page.locator(f"#new-game input[name=difficulty][value={difficulty}]")).to_be_checked()
+        expect(page.locator("#score-title")).to_contain_text(difficulty.capitalize())
 
 
 def test_undo(page: Page):
@@ -140,16 +141,18 @@ def test_a_full_game_with_javascript_disabled(browser, live_server):
     context.close()
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_the_layout_holds_at_every_width(page: Page, width):
-    page.set_viewport_size({"width": width, "height": 800})
+def test_the_layout_holds_at_every_width(page: Page):
+    """One game's page at each width in turn: resizing the window lays the page out again."""
+    page.set_viewport_size({"width": WIDTHS[0], "height": 800})
     page.goto("/")
     click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-    box = page.locator("#board").bounding_box()
-    assert box["x"] >= 0 and box["x"] + box["width"] <= width
-    for cell in page.locator("#board td").all():
-        assert cell.bounding_box()["width"] >= 44  # a comfortable touch target
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 800})
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        box = page.locator("#board").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (width, box)
+        for cell in page.locator("#board td").all():
+            assert cell.bounding_box()["width"] >= 44, width  # a comfortable touch target
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -4,7 +4,6 @@ controls, and dark mode's winning cells."""
 
 import colorsys
 
-import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.test_browser import click_through
@@ -24,39 +23,48 @@ def box(page: Page, selector: str) -> dict:
     return page.locator(selector).first.bounding_box()
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_the_join_page_says_your_side_in_one_sentence_under_the_menu(browser, live_server, size):
-    link = invite(opened(browser, live_server, size), "Bartholomew")
-    guest = opened(browser, live_server, size)
-    guest.goto(link)
-    mark = guest.locator("#join-side strong")
-    assert abs(mark.evaluate(WORDS_AFTER) - box(guest, "#join-side strong")["y"]) < 4  # "O; sides swap" on one line
-    assert guest.locator("header nav").count() == 1 and guest.locator("footer nav").count() == 0
-    assert box(guest, "header nav")["y"] < box(guest, "#join")["y"]
-    guest.keyboard.press("Tab")
-    assert guest.evaluate("document.activeElement.textContent") == "Skip to the invitation"
-    guest.keyboard.press("Enter")
-    guest.keyboard.press("Tab")
-    assert guest.evaluate("document.activeElement.textContent") == "Take the seat"
+def test_the_join_page_says_your_side_in_one_sentence_under_the_menu(browser, live_server):
+    """One invitation, its join page loaded at each size in turn in one tab."""
+    host = opened(browser, live_server, SIZES[0])
+    link = invite(host, "Bartholomew")
+    guest = opened(browser, live_server, SIZES[0])
+    for size in SIZES:
+        guest.set_viewport_size(size)
+        guest.goto(link)
+        mark = guest.locator("#join-side strong")
+        words_after = mark.evaluate(WORDS_AFTER)
+        assert abs(words_after - box(guest, "#join-side strong")["y"]) < 4, size  # "O; sides swap" on one line
+        assert guest.locator("header nav").count() == 1 and guest.locator("footer nav").count() == 0
+        assert box(guest, "header nav")["y"] < box(guest, "#join")["y"], size
+        guest.keyboard.press("Tab")
+        assert guest.evaluate("document.activeElement.textContent") == "Skip to the invitation"
+        guest.keyboard.press("Enter")
+        guest.keyboard.press("Tab")
+        assert guest.evaluate("document.activeElement.textContent") == "Take the seat"
     guest.context.close()
+    host.context.close()
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_the_name_rule_keeps_clear_of_the_invite_button(browser, live_server, size):
-    page = opened(browser, live_server, size)
+def test_the_name_rule_keeps_clear_of_the_invite_button(browser, live_server):
+    """The page loaded once, measured at each size in turn: resizing lays it out again."""
+    page = opened(browser, live_server, SIZES[0])
     page.goto("/")
-    rule, button = box(page, "#invite-name-rule"), box(page, "#invite button")
-    assert button["y"] - (rule["y"] + rule["height"]) >= 8
+    for size in SIZES:
+        page.set_viewport_size(size)
+        rule, button = box(page, "#invite-name-rule"), box(page, "#invite button")
+        assert button["y"] - (rule["y"] + rule["height"]) >= 8, size
     page.context.close()
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_the_review_s_retry_pill_centres_its_words(browser, live_server, size):
-    page = opened(browser, live_server, size)
+def test_the_review_s_retry_pill_centres_its_words(browser, live_server):
+    """The page loaded once, measured at each size in turn: resizing lays it out again."""
+    page = opened(browser, live_server, SIZES[0])
     page.goto("/review/0-4-1-2-5-6?ai=impossible&you=X")
-    pill = box(page, "#retry")
-    centres = page.locator("#retry").evaluate(LINE_CENTRES)
-    assert centres and all(abs(c - (pill["x"] + pill["width"] / 2)) < 3 for c in centres), (centres, pill)
+    for size in SIZES:
+        page.set_viewport_size(size)
+        pill = box(page, "#retry")
+        centres = page.locator("#retry").evaluate(LINE_CENTRES)
+        assert centres and all(abs(c - (pill["x"] + pill["width"] / 2)) < 3 for c in centres), (size, centres, pill)
     page.context.close()
 
 

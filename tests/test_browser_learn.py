@@ -50,14 +50,15 @@ def test_stepping_through_the_pseudocode(browser, live_server, javascript):
 
 
 @pytest.mark.parametrize(("width", "height"), [(360, 740), (1280, 800)])
-@pytest.mark.parametrize("name", list(PAGES))
-def test_students_pages_fit_pass_axe_and_are_shot(page: Page, width, height, name):
+def test_students_pages_fit_pass_axe_and_are_shot(page: Page, width, height):
+    """Each page in turn, in one tab (a visit changes nothing)."""
     page.set_viewport_size({"width": width, "height": height})
-    page.goto(PAGES[name])
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-    assert_accessible(page)
     (servers.ROOT / "screenshots").mkdir(exist_ok=True)
-    page.screenshot(path=servers.ROOT / "screenshots" / f"{name}-{width}x{height}.png", full_page=True)
+    for name, url in PAGES.items():
+        page.goto(url)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, name
+        assert_accessible(page)
+        page.screenshot(path=servers.ROOT / "screenshots" / f"{name}-{width}x{height}.png", full_page=True)
 
 
 def test_the_navigation_fits_a_phone(page: Page):
@@ -103,17 +104,19 @@ def test_pruning_graded_in_the_browser(page: Page):
     page.screenshot(path=servers.ROOT / "screenshots" / "learn-prune-graded-360x740.png", full_page=True)
 
 
-@pytest.mark.parametrize(("width", "height"), [(360, 740), (740, 360), (1280, 800)])
-def test_the_alphabeta_stack_fits_without_scrolling_sideways(page: Page, width, height):
-    page.set_viewport_size({"width": width, "height": height})
+def test_the_alphabeta_stack_fits_without_scrolling_sideways(page: Page):
+    """The page loaded once and measured at each size in turn: resizing lays it out again."""
     page.goto("/learn/alphabeta/.........?step=3000")  # ten calls deep, the last a won game
-    expect(page.locator("#stack tbody tr")).to_have_count(10)
-    assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
-    scroller = page.locator("#stack").locator("xpath=..")
-    assert scroller.evaluate("e => e.scrollWidth <= e.clientWidth")  # the table itself does not scroll
-    expect(page.locator("#stack tr[aria-current] .frame-values")).to_contain_text("α = 1")
     (servers.ROOT / "screenshots").mkdir(exist_ok=True)
-    page.screenshot(path=servers.ROOT / "screenshots" / f"learn-alphabeta-stack-{width}x{height}.png", full_page=True)
+    for width, height in [(360, 740), (740, 360), (1280, 800)]:
+        page.set_viewport_size({"width": width, "height": height})
+        expect(page.locator("#stack tbody tr")).to_have_count(10)
+        assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth"), width
+        scroller = page.locator("#stack").locator("xpath=..")
+        assert scroller.evaluate("e => e.scrollWidth <= e.clientWidth"), width  # the table itself does not scroll
+        expect(page.locator("#stack tr[aria-current] .frame-values")).to_contain_text("α = 1")
+        shot = servers.ROOT / "screenshots" / f"learn-alphabeta-stack-{width}x{height}.png"
+        page.screenshot(path=shot, full_page=True)
 
 
 SLOW_FETCH = """const fetched = window.fetch;
@@ -139,21 +142,18 @@ def test_quick_arrow_presses_all_count_and_a_held_key_stops_when_let_go(browser,
     context.close()
 
 
-@pytest.mark.parametrize("size", [(740, 360), (360, 740)], ids=["sideways", "phone"])
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
-def test_each_step_keeps_its_heading_next_the_step_text_and_the_current_line_in_view(
-    browser, live_server, javascript, size
-):
-    width, height = size
-    context = browser.new_context(
-        java_script_enabled=javascript, base_url=live_server, viewport={"width": width, "height": height}
-    )
+def test_each_step_keeps_its_heading_next_the_step_text_and_the_current_line_in_view(browser, live_server, javascript):
+    """Held sideways, then upright, in one tab: the trace loaded again at each size."""
+    context = browser.new_context(java_script_enabled=javascript, base_url=live_server)
     page = context.new_page()
-    page.goto("/learn/trace/X.O.X.O..?step=39")
-    for step in ("40", "41"):
-        click_through(page.locator("a[rel=next]"))
-        expect(page.locator("#trace")).to_have_attribute("data-step", step)
-        for seen in ("#trace-title", "a[rel=next]", "#step-text", "#code li.current"):
-            box = page.locator(seen).bounding_box()
-            assert box["y"] >= 0 and box["y"] + box["height"] <= height, (step, seen, box)
+    for width, height in [(740, 360), (360, 740)]:
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto("/learn/trace/X.O.X.O..?step=39")
+        for step in ("40", "41"):
+            click_through(page.locator("a[rel=next]"))
+            expect(page.locator("#trace")).to_have_attribute("data-step", step)
+            for seen in ("#trace-title", "a[rel=next]", "#step-text", "#code li.current"):
+                box = page.locator(seen).bounding_box()
+                assert box["y"] >= 0 and box["y"] + box["height"] <= height, (width, step, seen, box)
     context.close()

@@ -163,18 +163,20 @@ def test_a_step_past_the_end_of_a_trace_leads_to_its_last_step(browser, live_ser
 
 
 @JS
-@pytest.mark.parametrize(("width", "height"), [(360, 740), (740, 360), (1280, 800)])
-def test_the_students_answer_is_named_in_the_first_screen(browser, live_server, javascript, width, height):
-    page = context_for(browser, live_server, javascript, width, height).new_page()
-    page.goto("/explore/XX.OO....?student=2,0")
-    legend = page.locator("#student-legend")
-    expect(legend).to_contain_text("Ringed: your minimax's answer, (2, 0) a3, not optimal")
-    if height > width:  # a phone held upright: the legend in the first screen, above the board
-        expect(legend).to_be_in_viewport()
-        assert legend.bounding_box()["y"] + legend.bounding_box()["height"] <= height
-    if javascript:
-        assert_accessible(page)
-    page.screenshot(path=SHOTS / f"explore-student-{width}x{height}-{named(javascript)}.png")
+def test_the_students_answer_is_named_in_the_first_screen(browser, live_server, javascript):
+    """At each size in turn, in one tab, the page loaded again at each."""
+    page = context_for(browser, live_server, javascript).new_page()
+    for width, height in [(360, 740), (740, 360), (1280, 800)]:
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto("/explore/XX.OO....?student=2,0")
+        legend = page.locator("#student-legend")
+        expect(legend).to_contain_text("Ringed: your minimax's answer, (2, 0) a3, not optimal")
+        if height > width:  # a phone held upright: the legend in the first screen, above the board
+            expect(legend).to_be_in_viewport()
+            assert legend.bounding_box()["y"] + legend.bounding_box()["height"] <= height
+        if javascript:
+            assert_accessible(page)
+        page.screenshot(path=SHOTS / f"explore-student-{width}x{height}-{named(javascript)}.png")
     page.context.close()
 
 

@@ -90,22 +90,26 @@ def test_a_stale_move_with_javascript_says_so_as_the_plain_link_does(page: Page)
 
 
 @pytest.mark.parametrize("javascript", [True, False])
-@pytest.mark.parametrize(("width", "height"), SIZES)
-def test_a_move_keeps_the_site_navigation_and_the_board_in_view(browser, live_server, javascript, width, height):
-    context = browser.new_context(
-        java_script_enabled=javascript, base_url=live_server, viewport={"width": width, "height": height}
-    )
+def test_a_move_keeps_the_site_navigation_and_the_board_in_view(browser, live_server, javascript):
+    """At each size in turn, in one tab: a new game there (the form), then its moves."""
+    context = browser.new_context(java_script_enabled=javascript, base_url=live_server)
     page = context.new_page()
-    page.goto("/")
-    for row, col in ((1, 1), (0, 0)):
-        link = page.locator(f"#board td[data-row='{row}'][data-col='{col}'] a")
-        if link.count():
-            click_through(link)
-        nav, board = page.locator("header .site-nav").bounding_box(), page.locator("#board").bounding_box()
-        assert nav["y"] >= 0 and board["y"] + board["height"] <= height, (nav, board)
-    if javascript:
-        SHOTS.mkdir(exist_ok=True)
-        page.screenshot(path=SHOTS / f"move-{width}x{height}.png")
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto("/")
+        if cells(page) != "." * 9:  # the game of the size before: a new one, and its page loaded as at first
+            click_through(page.locator("#new-game button[type=submit]"))
+            page.goto("/")
+        assert cells(page) == "." * 9
+        for row, col in ((1, 1), (0, 0)):
+            link = page.locator(f"#board td[data-row='{row}'][data-col='{col}'] a")
+            if link.count():
+                click_through(link)
+            nav, board = page.locator("header .site-nav").bounding_box(), page.locator("#board").bounding_box()
+            assert nav["y"] >= 0 and board["y"] + board["height"] <= height, (width, nav, board)
+        if javascript:
+            SHOTS.mkdir(exist_ok=True)
+            page.screenshot(path=SHOTS / f"move-{width}x{height}.png")
     context.close()
 
 

@@ -21,22 +21,23 @@ def in_first_screen(page: Page, selector: str) -> bool:
     return found["y"] >= 0 and found["y"] + found["height"] <= height
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES)
-def test_the_review_steps_with_the_board_in_place(page: Page, width, height):
-    page.set_viewport_size({"width": width, "height": height})
-    page.goto(f"/review/{GAME}?ply=0")
-    assert in_first_screen(page, "#next") and in_first_screen(page, "#board")
-    top = box(page, "#board")["y"]
-    for ply in range(1, 6):
-        page.locator("#next").click()  # with JavaScript, no reload: the next step is swapped in
-        expect(page.locator("#review-title")).to_have_attribute("data-ply", str(ply))
-        assert box(page, "#board")["y"] == top, ply  # the verdict's length never moves the board
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-    SHOTS.mkdir(exist_ok=True)
-    page.goto(f"/review/{GAME}")
-    page.screenshot(path=SHOTS / f"review-{width}x{height}.png")
-    page.goto(f"/review/{GAME}/retry/1?try=2")
-    page.screenshot(path=SHOTS / f"retry-{width}x{height}.png")
+def test_the_review_steps_with_the_board_in_place(page: Page):
+    """At each size in turn, in one page, loaded again at each."""
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"/review/{GAME}?ply=0")
+        assert in_first_screen(page, "#next") and in_first_screen(page, "#board")
+        top = box(page, "#board")["y"]
+        for ply in range(1, 6):
+            page.locator("#next").click()  # with JavaScript, no reload: the next step is swapped in
+            expect(page.locator("#review-title")).to_have_attribute("data-ply", str(ply))
+            assert box(page, "#board")["y"] == top, ply  # the verdict's length never moves the board
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        SHOTS.mkdir(exist_ok=True)
+        page.goto(f"/review/{GAME}")
+        page.screenshot(path=SHOTS / f"review-{width}x{height}.png")
+        page.goto(f"/review/{GAME}/retry/1?try=2")
+        page.screenshot(path=SHOTS / f"retry-{width}x{height}.png")
 
 
 @pytest.mark.parametrize("javascript", [True, False])
@@ -151,18 +152,19 @@ def test_a_form_error_is_said_beside_the_form_and_keeps_the_names(page: Page):
     assert_accessible(page)
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES)
 @pytest.mark.parametrize("at", ["/", "/practice/?position=X...O....", "/explore/XO..X....", f"/review/{GAME}"])
-def test_every_board_shows_its_coordinates_over_its_cells(page: Page, width, height, at):
-    page.set_viewport_size({"width": width, "height": height})
+def test_every_board_shows_its_coordinates_over_its_cells(page: Page, at):
+    """At each size in turn, the page loaded once: a page is laid out again when its window is resized."""
     page.goto(at)
-    for n, letter in enumerate("abc"):
-        label, cell = box(page, f".coords-cols span:nth-child({n + 1})"), box(page, f"#board td[data-col='{n}']")
-        assert page.locator(f".coords-cols span:nth-child({n + 1})").inner_text() == letter
-        assert abs((label["x"] + label["width"] / 2) - (cell["x"] + cell["width"] / 2)) < 2
-        label, cell = box(page, f".coords-rows span:nth-child({n + 1})"), box(page, f"#board td[data-row='{n}']")
-        assert abs((label["y"] + label["height"] / 2) - (cell["y"] + cell["height"] / 2)) < 2
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        for n, letter in enumerate("abc"):
+            label, cell = box(page, f".coords-cols span:nth-child({n + 1})"), box(page, f"#board td[data-col='{n}']")
+            assert page.locator(f".coords-cols span:nth-child({n + 1})").inner_text() == letter
+            assert abs((label["x"] + label["width"] / 2) - (cell["x"] + cell["width"] / 2)) < 2, (width, label, cell)
+            label, cell = box(page, f".coords-rows span:nth-child({n + 1})"), box(page, f"#board td[data-row='{n}']")
+            assert abs((label["y"] + label["height"] / 2) - (cell["y"] + cell["height"] / 2)) < 2, (width, label, cell)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
 def test_teach_mode_on_a_phone_held_sideways(page: Page):
@@ -180,47 +182,52 @@ def test_teach_mode_on_a_phone_held_sideways(page: Page):
     page.screenshot(path=SHOTS / "teach-740x360.png")
 
 
-@pytest.mark.parametrize("at", ["/", "/games/", "/practice/", "/explore/", "/explore/bugs", f"/review/{GAME}"])
-def test_the_site_navigation_is_on_every_page(page: Page, at):
+def test_the_site_navigation_is_on_every_page(page: Page):
     page.set_viewport_size({"width": 360, "height": 740})
-    page.goto(at)
-    nav = page.locator("header nav.site-nav a")
-    expect(nav).to_have_text(["Play", "Your games", "Explore", "Who wins?", "For students"])
-    assert in_first_screen(page, "header nav.site-nav")
+    for at in ["/", "/games/", "/practice/", "/explore/", "/explore/bugs", f"/review/{GAME}"]:
+        page.goto(at)
+        nav = page.locator("header nav.site-nav a")
+        expect(nav).to_have_text(["Play", "Your games", "Explore", "Who wins?", "For students"])
+        assert in_first_screen(page, "header nav.site-nav"), at
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES)
-def test_the_review_of_a_lost_game_speaks_of_you(page: Page, width, height):
-    page.set_viewport_size({"width": width, "height": height})
-    page.goto("/review/0-1-2-3-5-4-6-7?ai=easy&you=X")  # the AI's mistake first, then yours; the AI wins
-    expect(page.locator("#review-title")).to_contain_text("you (X) played")
-    expect(page.locator("#verdict")).to_contain_text(": you played")
-    assert in_first_screen(page, "#board") and in_first_screen(page, "#review-title")
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-    expect(page.locator("#turning-point")).to_contain_text("Your turning point")
-    expect(page.locator("#review-summary li").first).to_contain_text("You (X)")
-    assert_accessible(page)
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=SHOTS / f"review-lost-{width}x{height}.png", full_page=True)
-    page.locator("#review-moves a").nth(1).click()  # the AI's deliberate mistake
-    expect(page.locator("#verdict")).to_contain_text("on purpose")
-    assert_accessible(page)
+def test_the_review_of_a_lost_game_speaks_of_you(page: Page):
+    """At each size in turn, in one page, loaded again at each."""
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto("/review/0-1-2-3-5-4-6-7?ai=easy&you=X")  # the AI's mistake first, then yours; the AI wins
+        expect(page.locator("#review-title")).to_contain_text("you (X) played")
+        expect(page.locator("#verdict")).to_contain_text(": you played")
+        assert in_first_screen(page, "#board") and in_first_screen(page, "#review-title")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        expect(page.locator("#turning-point")).to_contain_text("Your turning point")
+        expect(page.locator("#review-summary li").first).to_contain_text("You (X)")
+        assert_accessible(page)
+        SHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=SHOTS / f"review-lost-{width}x{height}.png", full_page=True)
+        page.locator("#review-moves a").nth(1).click()  # the AI's deliberate mistake
+        expect(page.locator("#verdict")).to_contain_text("on purpose")
+        assert_accessible(page)
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES)
-def test_the_score_is_in_the_first_screen_while_you_play(page: Page, width, height):
-    page.set_viewport_size({"width": width, "height": height})
+def test_the_score_is_in_the_first_screen_while_you_play(page: Page):
+    """One game, its page (scrolled to #board) measured at each size in turn, reloaded at each."""
+    page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
     page.goto("/")
     click_through(page.locator("#board td[data-row='1'][data-col='1'] a"))
-    line = page.locator("#score-line")
-    expect(line).to_have_text("Score, Medium: Wins 0 · Losses 0 · Draws 0")
-    expect(page.locator("#score")).to_be_hidden()  # the counts are said once, here
-    assert in_first_screen(page, "#score-line") and in_first_screen(page, "#board")
-    assert box(page, "#score-line")["height"] < 2 * 24  # one line (two at most where it is narrow)
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-    assert_accessible(page)
     SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=SHOTS / f"score-in-view-{width}x{height}.png")
+    for width, height in SIZES:
+        if page.viewport_size != {"width": width, "height": height}:
+            page.set_viewport_size({"width": width, "height": height})
+            page.reload()  # as the move's page opens at this size: scrolled to #board
+        line = page.locator("#score-line")
+        expect(line).to_have_text("Score, Medium: Wins 0 · Losses 0 · Draws 0")
+        expect(page.locator("#score")).to_be_hidden()  # the counts are said once, here
+        assert in_first_screen(page, "#score-line") and in_first_screen(page, "#board"), (width, height)
+        assert box(page, "#score-line")["height"] < 2 * 24, width  # one line (two at most where it is narrow)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert_accessible(page)
+        page.screenshot(path=SHOTS / f"score-in-view-{width}x{height}.png")
 
 
 def test_the_browser_checks_a_name_by_the_servers_rule(page: Page):
@@ -241,23 +248,24 @@ def check_name(page: Page, name: str, allowed: bool) -> None:
         assert other.evaluate("e => e.validity.valid") == allowed, selector
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES)
-def test_the_value_strips_targets_are_big_enough_and_labelled(page: Page, width, height):
-    page.set_viewport_size({"width": width, "height": height})
-    page.goto("/review/4-0-2-6-3-5-1-7-8?ply=0")  # nine moves: the widest strip
-    targets = page.locator("#value-strip rect.strip-target")
-    expect(targets).to_have_count(10)
-    for n in range(10):
-        found = targets.nth(n).bounding_box()
-        assert found["width"] >= 24 and found["height"] >= 24, (n, found)
-    labels = page.locator("#value-strip .strip-label").all_text_contents()
-    assert labels == ["X wins", "draw", "O wins"]
-    assert page.locator("#value-strip .strip-ply").all_text_contents() == [str(n) for n in range(10)]
-    size = page.eval_on_selector("#value-strip .strip-label", "e => e.getBoundingClientRect().height")
-    assert size >= 12  # the labels' letters, as drawn
-    targets.nth(4).click(position={"x": 12, "y": 4})  # the column's top, far from the dot
-    expect(page.locator("#review-title")).to_have_attribute("data-ply", "4")
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
+def test_the_value_strips_targets_are_big_enough_and_labelled(page: Page):
+    """At each size in turn, in one page, loaded again at each."""
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto("/review/4-0-2-6-3-5-1-7-8?ply=0")  # nine moves: the widest strip
+        targets = page.locator("#value-strip rect.strip-target")
+        expect(targets).to_have_count(10)
+        for n in range(10):
+            found = targets.nth(n).bounding_box()
+            assert found["width"] >= 24 and found["height"] >= 24, (n, found)
+        labels = page.locator("#value-strip .strip-label").all_text_contents()
+        assert labels == ["X wins", "draw", "O wins"]
+        assert page.locator("#value-strip .strip-ply").all_text_contents() == [str(n) for n in range(10)]
+        size = page.eval_on_selector("#value-strip .strip-label", "e => e.getBoundingClientRect().height")
+        assert size >= 12  # the labels' letters, as drawn
+        targets.nth(4).click(position={"x": 12, "y": 4})  # the column's top, far from the dot
+        expect(page.locator("#review-title")).to_have_attribute("data-ply", "4")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
 @pytest.mark.parametrize("javascript", [True, False])
