@@ -40,6 +40,7 @@ def server(tmp_path, gunicorn):
     restartable.stop()
 
 
+@pytest.mark.long
 def test_the_page_says_reconnecting_while_the_server_is_gone_and_sends_no_move(browser, server):
     base = server.start()
     host, guest = person(browser, base), person(browser, base)
