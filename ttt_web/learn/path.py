@@ -22,8 +22,14 @@ KEY = "learn"  # the session's list of the steps done
 TREE_EXERCISE = "..XOOXOX."  # step 1's position: three empty cells, a game that may end early
 TREE_EMPTY_CELLS = (2, 3, 4)  # step 1 takes a position of these sizes, small enough to draw by hand
 TREE_SIZES = f"{min(TREE_EMPTY_CELLS)} to {max(TREE_EMPTY_CELLS)}"
-# the largest tree step 1 takes: its every order of filling the empty cells, no game ending early
-LARGEST_TREE = sum(math.perm(max(TREE_EMPTY_CELLS), depth) for depth in range(max(TREE_EMPTY_CELLS) + 1))
+
+
+def every_order(empty: int) -> int:
+    """The nodes of a tree that plays every order of filling `empty` cells, no game ending early."""
+    return sum(math.perm(empty, depth) for depth in range(empty + 1))
+
+
+LARGEST_TREE = every_order(max(TREE_EMPTY_CELLS))  # the largest tree step 1 takes
 TAKES = (
     f"Step 1's exercise is a tree you draw by hand, so it takes a game not yet over with {TREE_SIZES} empty "
     f"cells, like its own, {TREE_EXERCISE} ({TREE_EXERCISE.count('.')} empty cells): a tree of at most "
@@ -139,7 +145,7 @@ class TreeAnswer(NamedTuple):
     read: int | None
     truth: int
     hint: str  # why a wrong answer is wrong, never the right number; "" when right
-    slips: tuple[str, ...] = ()  # the names of the slips that give this wrong count, each said in the hint
+    slips: tuple[str, ...] = ()  # the names of the slips that err this wrong count's way, each said in the hint
 
     @property
     def right(self) -> bool:
@@ -231,8 +237,8 @@ def tree_counts(position: str) -> TreeCounts:
     full = sum(1 for leaf in ends if "." not in leaf)
     ended = sum(1 for b in boards if over(b))
     empty = position.count(".")
-    played_on = sum(math.perm(empty, depth) for depth in range(empty + 1))
-    return TreeCounts(tree_size(position), len(ends), len(boards), ended, full, played_on, math.factorial(empty))
+    played_on, played_on_leaves = every_order(empty), math.factorial(empty)
+    return TreeCounts(tree_size(position), len(ends), len(boards), ended, full, played_on, played_on_leaves)
 
 
 # The likely slips in counting a tree by hand, by the answer they touch. A hint names those that
