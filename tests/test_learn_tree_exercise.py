@@ -164,6 +164,17 @@ def test_every_slip_a_hint_names_errs_the_way_it_says_by_the_judge(client):
 
 
 @pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
+def test_no_swap_is_asked_of_a_right_count_or_of_no_count(client):
+    """Fewer positions than finished games asks about a swap only when both are wrong counts: a right
+    one, or a negative number, swapped would be no better."""
+    below = calls(DEFAULT)
+    nodes, leaves = len(below), sum(is_over(p) for p in below)
+    for positions, finished in ((leaves - 1, leaves), (-nodes, leaves), (-nodes, nodes)):
+        assert graded(client, DEFAULT, positions, finished)["swapped"] is None, (positions, finished)
+    assert graded(client, DEFAULT, leaves - 1, leaves + 1)["swapped"] is not None
+
+
+@pytest.mark.parametrize("app_factory", ["sqlite"], indirect=True)
 def test_an_empty_position_box_is_the_default_exercise(client):
     below = calls(DEFAULT)
     for query in ("position=", "position=+", "position=&check=1&positions=11&leaves=5"):

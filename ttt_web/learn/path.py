@@ -180,9 +180,11 @@ def tree_exercise() -> dict:
 
 
 def swapped(positions: TreeAnswer, leaves: TreeAnswer) -> bool:
-    """Fewer positions typed than finished games: never right, as every finished game is a position."""
+    """Two wrong counts, fewer positions than finished games: never right, as every finished
+    game is a position. (A count that is right, or no count, is not a swap.)"""
     nodes, ends = positions.read, leaves.read
-    return nodes is not None and ends is not None and nodes < ends
+    counts = nodes is not None and ends is not None and 0 <= nodes < ends
+    return counts and not (positions.right or leaves.right)
 
 
 def exercise_position(typed: str) -> tuple[str, str | None]:
