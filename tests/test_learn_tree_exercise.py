@@ -21,7 +21,7 @@ REACHABLE = reachable()
 # What each slip is called in the hint (the words it must hold when, and only when, it errs the typed count's way).
 SAID = {
     "positions": {
-        "left-out": "a position left out (the root, the position you start from, or the last position of a branch)",
+        "left-out": "a position left out (the root, where you start, or the last position of a branch)",
         "boards": "a board reached two ways counted once (it is two positions",
         "played-on": "play counted on after a game is over (three in a row ends it",
         "twice": "a position counted twice",

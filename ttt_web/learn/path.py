@@ -247,7 +247,7 @@ def tree_counts(position: str) -> TreeCounts:
 # err in the typed count's direction on this tree (`slip_counts`), never which one gives the count.
 SLIPS = {
     "positions": {
-        "left-out": "a position left out (the root, the position you start from, or the last position of a branch)",
+        "left-out": "a position left out (the root, where you start, or the last position of a branch)",
         "boards": "a board reached two ways counted once (it is two positions, one for each way play reaches it)",
         "played-on": "play counted on after a game is over (three in a row ends it: that position is a leaf)",
         "twice": "a position counted twice",
@@ -259,7 +259,7 @@ SLIPS = {
             "(it is two finished games, one for each way play reaches it)"
         ),
         "full": "only the games that fill the board counted (three in a row also ends a game)",
-        "played-on": "play counted on after three in a row (that game is over there: one finished game)",
+        "played-on": "play counted on after three in a row (the game ends there: it is one finished game)",
         "twice": "a finished game counted twice",
     },
 }
