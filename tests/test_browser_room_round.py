@@ -48,6 +48,8 @@ def test_tap_targets_and_the_round_line_through_a_round(people):  # noqa: F811
     watcher.goto(link)
     expect(watcher.locator("#room-round")).to_have_text("Round 1 is over. Sides swap at each new game.")
     seen["watching, no JavaScript"] = small_targets(watcher)
+    click_through(watcher.locator("#auto-refresh button"))  # a reload during a screenshot hangs it
+    expect(watcher.locator("#auto-refresh button")).to_have_attribute("aria-pressed", "false")
     SHOTS.mkdir(exist_ok=True)
     watcher.screenshot(path=SHOTS / "room-watching-nojs-360x740.png", full_page=True)
     click_through(guest.locator("#rematch button"))
