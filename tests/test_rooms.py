@@ -485,7 +485,7 @@ def test_a_bad_name_on_an_invitation_is_refused(client):
 def test_expired_rooms_are_removed_from_the_store(app_factory, both_stores):
     app = app_factory(ROOM_IDLE_HOURS=1 / 3600, TIDY_SECONDS=0)
     pair(app)
-    time.sleep(2.1)
+    time.sleep(1.2)
     assert records(app, "rooms") == {}
     app.test_client().get("/")  # a response: the upkeep runs after it
     store = app.extensions["ttt.store"]

@@ -94,9 +94,9 @@ def test_a_full_disk_answers_503_changes_nothing_and_play_resumes(tmp_path):
         assert integrity(directory / "ttt.sqlite3") == "ok"
 
 
-def test_ten_thousand_cookieless_page_views_store_nothing(app, stored):
+def test_a_thousand_cookieless_page_views_store_nothing(app, stored):
     client = app.test_client()
-    for _ in range(10_000):
+    for _ in range(1_000):
         assert client.get("/").status_code == 200
         client._cookies.clear()
     assert stored() == 0

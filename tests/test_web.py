@@ -233,7 +233,7 @@ def test_idle_sessions_expire_and_are_removed_after_a_response(app_factory, both
     app = app_factory(PERMANENT_SESSION_LIFETIME=timedelta(seconds=1), TIDY_SECONDS=0)
     idle, active = app.test_client(), app.test_client()
     idle.get("/move?n=0&row=1&col=1")
-    time.sleep(2.1)
+    time.sleep(1.2)
     active.get("/move?n=0&row=1&col=1")  # its response's upkeep removes the idle session
     assert len(records(app)) == 1
     assert Page(idle.get("/").text).marks == "." * 9
