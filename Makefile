@@ -18,7 +18,9 @@ ISOLATED := tests/isolation/run
 # rewritten (its asserts) in __pycache__, so a second run, and make test's second phase, skip that work
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test check fast-tests lint format system-packages nginx bench clean
+LINTERS := lint-ruff lint-format lint-imports lint-types lint-radon
+
+.PHONY: run test check lint $(LINTERS) format system-packages nginx bench clean
 
 # nginx on HOST:PORT in front of gunicorn on a unix socket (deploy/front.py, deploy/nginx.conf); ctrl-C stops both.
 run: $(VENV)/.run-installed nginx
@@ -31,21 +33,33 @@ test: lint system-packages
 	$(PY) -m pytest -q -m "not unit" $(PARALLEL); others=$$?; \
 	[ $$unit = 0 ] && [ $$others = 0 ]
 
-# The fast loop: lint beside the unit tests but the slow ones (no server, no Redis, no browser); each
-# one's output whole once it ends. mypy's 3 s of one core fit beside the tests' two processes.
+# The fast loop: the unit tests but the slow ones (no server, no Redis, no browser), with lint beside
+# them (mypy's 3 s of one core fit beside the tests' two processes); lint's output follows the tests',
+# then a line says which failed.
 check: $(VENV)/.test-installed
-	@$(MAKE) --no-print-directory -j2 --output-sync=target lint fast-tests
+	@log=$$(mktemp); $(MAKE) --no-print-directory lint > $$log 2>&1 & linting=$$!; \
+	$(ISOLATED) $(PY) -m pytest -q -m "unit and not slow" $(PARALLEL); tests=$$?; \
+	wait $$linting; lint=$$?; cat $$log; rm -f $$log; \
+	verdict() { [ $$1 = 0 ] && echo passed || echo FAILED; }; \
+	echo "make check: lint $$(verdict $$lint), unit tests $$(verdict $$tests)"; \
+	[ $$lint = 0 ] && [ $$tests = 0 ]
 
-fast-tests: $(VENV)/.test-installed
-	$(ISOLATED) $(PY) -m pytest -q -m "unit and not slow" $(PARALLEL)
-
+# Every linter runs, the ones after a failure too (make -k), and each says when it passed.
 lint: $(VENV)/.test-installed
+	@$(MAKE) --no-print-directory -k $(LINTERS)
+
+lint-ruff:
 	$(PY) -m ruff check .
+lint-format:
 	$(PY) -m ruff format --check .
-	$(VENV)/bin/lint-imports --no-cache
+lint-imports:
+	$(VENV)/bin/lint-imports --no-cache --no-logo
+lint-types:
 	$(PY) -m mypy
+lint-radon:
 	@rated=$$($(VENV)/bin/radon cc -n C -s ttt_web) || exit 1; \
-	if [ -n "$$rated" ]; then echo "$$rated"; echo "radon: functions rated C or worse (above)"; exit 1; fi
+	if [ -n "$$rated" ]; then echo "$$rated"; echo "radon: functions rated C or worse (above)"; exit 1; fi; \
+	echo "radon: every function in ttt_web rated A or B"
 
 format: $(VENV)/.test-installed
 	$(PY) -m ruff check --fix .
