@@ -392,7 +392,7 @@ def test_the_explorer_trace_links_to_the_pseudocode(client):
 
 
 def test_each_checked_branch_says_whether_it_was_searched_or_pruned(client):
-    tree = "((3,12,8),(2,4,6),(14,5,2))"  # alpha-beta prunes C's last two leaves, 11 and 12
+    tree = "((3,12,8),(2,4,6),(14,5,2))"  # alpha-beta prunes B's last two leaves, 11 and 12
     shown = Page(
         client.get(
             "/learn/practice/prune",
@@ -406,6 +406,32 @@ def test_each_checked_branch_says_whether_it_was_searched_or_pruned(client):
     assert said["11"].startswith("✓ right: pruned")  # ticked, pruned
     assert said["12"].startswith("✗ wrong: pruned (you left it unticked)")
     assert said["0"].startswith("✗ wrong: searched (not pruned) (you ticked it)")
+
+
+def test_an_inner_node_alpha_beta_never_searches_is_given_no_value_of_its_own(client):
+    """The answers say what alpha-beta found at each node it searched; a node it never searched
+    it found nothing for, and the value shown is said to be plain minimax's (the judge's)."""
+    tree = "(((3,5),(6,9)),((1,2),(0,-1)))"
+    parsed = core_drill.parse(tree)
+    inner = {path for path in core_drill.paths(parsed) if len(path) < 3}
+    never = pruned_by_the_independent_alphabeta(parsed, True) & inner
+    assert never == {"11"}  # after the first MIN node's 5, the second's first child's 2 ends it
+    shown = page(client, "/learn/practice/prune?" + urlencode({"check": "1", "tree": tree, "show": "1"}))
+    heads = {
+        li.attrs["data-path"]: next(span for span in li.iter("span") if span.attrs.get("class") == "node-head").text
+        for li in shown["tree"].iter("li")
+    }
+    heads = {path: " ".join(heads[path].split()) for path in inner}
+    for path in inner:
+        node = parsed
+        for step in path:
+            node = node[int(step)]
+        value = str(depthlimit.tree_values(node, len(path) % 2 == 0))
+        if path in never:
+            assert heads[path].endswith(f"never searched (minimax without pruning gives it {value})"), heads[path]
+            assert "=" not in heads[path]
+        else:
+            assert f"= {value}; searched with α = " in heads[path], heads[path]
 
 
 def test_a_line_of_code_may_wrap_after_an_opening_bracket_never_inside_a_name():
