@@ -408,9 +408,10 @@ def test_each_checked_branch_says_whether_it_was_searched_or_pruned(client):
     assert said["0"].startswith("✗ wrong: searched (not pruned) (you ticked it)")
 
 
-def test_an_inner_node_alpha_beta_never_searches_is_given_no_value_of_its_own(client):
-    """The answers say what alpha-beta found at each node it searched; a node it never searched
-    it found nothing for, and the value shown is said to be plain minimax's (the judge's)."""
+def test_the_prune_answers_say_what_alpha_beta_returned_apart_from_the_minimax_value(client):
+    """The answers say what alpha-beta returned at each node it searched, and the minimax value
+    (the judge's) as that of minimax without pruning where the two differ; a node it never
+    searched gets only the latter: alpha-beta found nothing there."""
     tree = "(((3,5),(6,9)),((1,2),(0,-1)))"
     parsed = core_drill.parse(tree)
     inner = {path for path in core_drill.paths(parsed) if len(path) < 3}
@@ -426,12 +427,32 @@ def test_an_inner_node_alpha_beta_never_searches_is_given_no_value_of_its_own(cl
         node = parsed
         for step in path:
             node = node[int(step)]
-        value = str(depthlimit.tree_values(node, len(path) % 2 == 0))
+        maximizing = len(path) % 2 == 0
+        value = depthlimit.tree_values(node, maximizing)
         if path in never:
             assert heads[path].endswith(f"never searched (minimax without pruning gives it {value})"), heads[path]
             assert "=" not in heads[path]
-        else:
-            assert f"= {value}; searched with α = " in heads[path], heads[path]
+            continue
+        alpha, beta = re.search(r"searched with α = (\S+), β = (\S+);", heads[path]).groups()
+        alpha, beta = (int(bound.replace("−", "-").replace("∞", "1000")) for bound in (alpha, beta))
+        returned = depthlimit.tree_alphabeta(node, maximizing, alpha, beta, seen=set())
+        said = ", its minimax value" if returned == value else f" (minimax without pruning gives it {value})"
+        assert heads[path].endswith(f"; returns {returned}{said}"), heads[path]
+    assert sum("its minimax value" in head for head in heads.values()) == 4  # A, B, C and F
+
+
+def test_a_prune_drill_all_right_still_links_the_search(client):
+    tree = "((3,12,8),(2,4,6),(14,5,2))"  # alpha-beta prunes B's last two leaves, 11 and 12
+    checked = page(
+        client, "/learn/practice/prune?" + urlencode({"check": "1", "tree": tree, "cut-11": "on", "cut-12": "on"})
+    )
+    assert checked["drill-score"].text == "12 of 12 right."
+    assert checked["show-answers"].text == "Show the search"
+    assert "the α and β each node was searched with, and what it returned." in checked["drill-all-right"].text
+    shown = page(client, checked["show-answers"].attrs["href"])
+    assert " ".join(shown["tree"].text.split()).count("searched with α = ") == 4  # A, B, C and D
+    backup = {"check": "1", "tree": tree, "v-root": "3", "v-0": "3", "v-1": "2", "v-2": "2"}
+    assert page(client, "/learn/practice/backup?" + urlencode(backup)).root.by_id("drill-all-right") is None
 
 
 def test_a_line_of_code_may_wrap_after_an_opening_bracket_never_inside_a_name():
