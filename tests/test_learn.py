@@ -537,3 +537,23 @@ def test_the_backup_answers_say_the_wrong_nodes_are_framed_as_they_are(client):
     pruned = page(client, "/learn/practice/prune?" + urlencode({"check": "1", "tree": asked["tree"], "show": "1"}))
     said = " ".join(pruned["why-framed"].text.split())
     assert said.startswith("The node each wrong branch leaves from is framed in the tree below")
+
+
+@pytest.mark.parametrize(
+    ("mode", "query", "heading"),
+    [
+        ("prune", {"tree": "((1,2)"}, "Not a tree for this drill"),
+        ("backup", {"tree": "(" * 6 + "1" + ")" * 6}, "Not a tree for this drill"),
+        ("backup", {"position": "XXX......"}, "Not a position for this drill"),
+        ("prune", {"position": "X........"}, "Not a position for this drill"),
+    ],
+)
+def test_a_drill_address_that_holds_no_exercise_says_why_and_links_a_new_drill_and_the_path(
+    client, mode, query, heading
+):
+    refused = page(client, f"/learn/practice/{mode}?" + urlencode(query), 400)
+    assert refused["lost-title"].text == heading and refused["lost-description"].text
+    links = [(a.text, a.attrs["href"]) for a in refused["lost-links"].iter("a")]
+    name = "back up the values" if mode == "backup" else "alpha-beta pruning"
+    assert links == [(f"A new drill: {name}", f"/learn/practice/{mode}"), ("For students: the path", "/learn/")]
+    assert page(client, links[0][1] + "?" + urlencode({"tree": "((3,12,8),(2,4,6),(14,5,2))"}))["drill"]

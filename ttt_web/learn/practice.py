@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import string
+from typing import NoReturn
 
 from flask import Blueprint, Response, abort, redirect, render_template, request
 
@@ -14,6 +15,7 @@ from ..core import drill
 from ..core.costs import reachable
 from ..core.position import EMPTY_BOARD, action_of, over
 from ..web.caching import PUBLIC_FOR_A_DAY
+from ..web.errors import lost_page
 from ..web.urls import url_for
 from . import words
 from .path import STEPS as PATH_STEPS
@@ -68,7 +70,7 @@ def checked_mode(mode: str) -> None:
 
 
 def page(mode: str, fields, graded: bool = False) -> Response:
-    tree, boards, maximizing = exercise(fields)
+    tree, boards, maximizing = exercise(mode, fields)
     nodes = named(tree, boards, maximizing)
     values = drill.values(tree, maximizing)
     visits, pruned = drill.alphabeta(tree, maximizing)
@@ -142,19 +144,30 @@ def unreadable(mode: str, fields, nodes: dict[str, dict]) -> dict[str, str]:
     return {box: words.not_a_number(text) for box, text in typed.items() if words.whole_number(text) is None}
 
 
-def exercise(fields) -> tuple[drill.Tree, dict[str, str], bool]:
+def exercise(mode: str, fields) -> tuple[drill.Tree, dict[str, str], bool]:
     if fields.get("position"):
         position = fields["position"]
         if position not in reachable(EMPTY_BOARD) or over(position) or position.count(".") > 4:
-            abort(400, "A position for this exercise is a game not yet over with at most 4 empty cells.")
+            refuse(mode, "Not a position for this drill", "It takes a game not yet over with at most 4 empty cells.")
         tree, boards = drill.position_tree(position)
         if len(boards) > drill.MAX_NODES:
-            abort(400, f"This position's tree has more than {drill.MAX_NODES} nodes: too many to do by hand.")
+            said = f"This position's tree has more than {drill.MAX_NODES} nodes: too many to do by hand."
+            refuse(mode, "Too large a tree for this drill", said)
         return tree, boards, drill.maximizing_at(position)
     try:
         return drill.parse(fields.get("tree", "")), {}, True
     except drill.TreeError as error:
-        abort(400, str(error))
+        refuse(mode, "Not a tree for this drill", str(error))
+
+
+def refuse(mode: str, heading: str, said: str) -> NoReturn:
+    """A drill's address that holds no exercise: what is wrong, and the ways on from there."""
+    name = "back up the values" if mode == "backup" else "alpha-beta pruning"
+    links = [
+        (f"A new drill: {name}", url_for("learn.drill.ask", mode=mode)),
+        ("For students: the path", url_for("learn.index")),
+    ]
+    abort(lost_page(400, heading, said, links))
 
 
 def named(tree: drill.Tree, boards: dict[str, str], maximizing: bool) -> dict[str, dict]:
