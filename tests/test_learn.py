@@ -380,7 +380,7 @@ def test_pruning_is_graded_against_the_independent_alphabeta(client):
 
 
 def test_practice_refuses_with_a_message(client):
-    assert "brackets" in page(client, "/learn/practice/backup?tree=((1,2)", 400).html
+    assert "a bracket is left open" in page(client, "/learn/practice/backup?tree=((1,2)", 400).html
     assert "at most 4 empty" in page(client, f"/learn/practice/prune?position={EMPTY}", 400).html
     assert client.get("/learn/practice/other").status_code == 404
     assert client.get("/learn/practice/backup").status_code == 303
@@ -557,3 +557,39 @@ def test_a_drill_address_that_holds_no_exercise_says_why_and_links_a_new_drill_a
     name = "back up the values" if mode == "backup" else "alpha-beta pruning"
     assert links == [(f"A new drill: {name}", f"/learn/practice/{mode}"), ("For students: the path", "/learn/")]
     assert page(client, links[0][1] + "?" + urlencode({"tree": "((3,12,8),(2,4,6),(14,5,2))"}))["drill"]
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("((1,2)", "The tree's text ends too soon: a bracket is left open."),
+        ("((1),(2)", "The tree's text ends too soon: a bracket is left open."),
+        ("(100,2)", "Branches are separated by commas, and a leaf is a whole number from -99 to 99."),
+        ("(1 2)", "Branches are separated by commas, and a leaf is a whole number from -99 to 99."),
+        ("((1,2,3,4,5),(1))", "Each node has 1 to 4 branches, in brackets, separated by commas."),
+        ("(1,,2)", "A branch is missing between brackets or commas."),
+    ],
+)
+def test_a_tree_that_cannot_be_read_is_refused_saying_what_is_wrong_with_it(text, said):
+    with pytest.raises(core_drill.TreeError) as refused:
+        core_drill.parse(text)
+    assert str(refused.value) == said
+
+
+def test_an_unknown_drill_links_both_drills_and_the_path(client):
+    lost = page(client, "/learn/practice/nonsense", 404)
+    assert lost["lost-title"].text == "No such drill"
+    links = [(a.text, a.attrs["href"]) for a in lost["lost-links"].iter("a")]
+    assert links == [
+        ("A drill: back up the values", "/learn/practice/backup"),
+        ("A drill: alpha-beta pruning", "/learn/practice/prune"),
+        ("For students: the path", "/learn/"),
+    ]
+
+
+def test_no_node_of_a_drill_is_named_with_a_sides_letter(client):
+    tree = "(" + ",".join(["((1),(2),(3))"] * 4) + ")"  # 17 inner nodes: past O in the alphabet
+    nodes = page(client, "/learn/practice/backup?" + urlencode({"tree": tree}))["tree"].iter("li")
+    names = [li.attrs["data-name"] for li in nodes]
+    inner = [name for name in names if name.isalpha()]
+    assert len(inner) == 17 and not set("OXox") & set("".join(names)), names

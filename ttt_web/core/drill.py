@@ -49,17 +49,26 @@ def _parse(tokens: list[str], at: int) -> tuple[Tree, int]:
         if tokens[at] in "),":
             raise TreeError("A branch is missing between brackets or commas.")
         return int(tokens[at]), at + 1
+    return _parse_node(tokens, at + 1)
+
+
+def _parse_node(tokens: list[str], at: int) -> tuple[Tree, int]:
+    """The branches of a node whose bracket opened just before `at`, up to its closing bracket."""
     children = []
-    at += 1
     while True:
         child, at = _parse(tokens, at)
         children.append(child)
-        if at < len(tokens) and tokens[at] == ",":
+        following = tokens[at] if at < len(tokens) else ""
+        if following == ",":
             at += 1
-            continue
-        if at < len(tokens) and tokens[at] == ")" and len(children) <= MAX_CHILDREN:
+        elif following == ")":
+            if len(children) > MAX_CHILDREN:
+                raise TreeError(f"Each node has 1 to {MAX_CHILDREN} branches, in brackets, separated by commas.")
             return tuple(children), at + 1
-        raise TreeError(f"Each node has 1 to {MAX_CHILDREN} branches, in brackets, separated by commas.")
+        elif following:
+            raise TreeError("Branches are separated by commas, and a leaf is a whole number from -99 to 99.")
+        else:
+            raise TreeError("The tree's text ends too soon: a bracket is left open.")
 
 
 def text(tree: Tree) -> str:

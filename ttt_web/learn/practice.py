@@ -23,6 +23,7 @@ from .path import STEPS as PATH_STEPS
 bp = Blueprint("drill", __name__, url_prefix="/practice")
 rng = random.SystemRandom()
 MODES = ("backup", "prune")
+TITLES = {"backup": "back up the values", "prune": "alpha-beta pruning"}
 
 
 @bp.get("/<mode>")
@@ -66,7 +67,9 @@ def from_path() -> bool:
 
 def checked_mode(mode: str) -> None:
     if mode not in MODES:
-        abort(404, "The exercises are backup (values) and prune (alpha-beta).")
+        links = [(f"A drill: {TITLES[each]}", url_for("learn.drill.ask", mode=each)) for each in MODES]
+        links.append(("For students: the path", url_for("learn.index")))
+        abort(lost_page(404, "No such drill", "The drills are backup (values) and prune (alpha-beta).", links))
 
 
 def page(mode: str, fields, graded: bool = False) -> Response:
@@ -80,6 +83,7 @@ def page(mode: str, fields, graded: bool = False) -> Response:
     html = render_template(
         "learn/practice.html",
         mode=mode,
+        title=TITLES[mode],
         tree_text=drill.text(tree) if not boards else "",
         position=boards.get("", ""),
         nodes=nodes,
@@ -162,9 +166,8 @@ def exercise(mode: str, fields) -> tuple[drill.Tree, dict[str, str], bool]:
 
 def refuse(mode: str, heading: str, said: str) -> NoReturn:
     """A drill's address that holds no exercise: what is wrong, and the ways on from there."""
-    name = "back up the values" if mode == "backup" else "alpha-beta pruning"
     links = [
-        (f"A new drill: {name}", url_for("learn.drill.ask", mode=mode)),
+        (f"A new drill: {TITLES[mode]}", url_for("learn.drill.ask", mode=mode)),
         ("For students: the path", url_for("learn.index")),
     ]
     abort(lost_page(400, heading, said, links))
@@ -174,7 +177,9 @@ def named(tree: drill.Tree, boards: dict[str, str], maximizing: bool) -> dict[st
     """Each node by path: its name (A, B, ... for inner nodes; B1, B2 for leaves), role, depth,
     children, leaf value, board and the action (i, j) that reached it."""
     nodes: dict[str, dict] = {}
-    letters = iter(string.ascii_uppercase + string.ascii_lowercase)
+    letters = (
+        letter for letter in string.ascii_uppercase + string.ascii_lowercase if letter not in "OXox"
+    )  # not a side
     for path in drill.paths(tree):
         here = drill.at(tree, path)
         leaf = isinstance(here, int)
