@@ -568,6 +568,8 @@ def test_a_drill_address_that_holds_no_exercise_says_why_and_links_a_new_drill_a
         ("(1 2)", "Branches are separated by commas, and a leaf is a whole number from -99 to 99."),
         ("((1,2,3,4,5),(1))", "Each node has 1 to 4 branches, in brackets, separated by commas."),
         ("(1,,2)", "A branch is missing between brackets or commas."),
+        ("", "No tree was given: write one like ((3,12,8),(2,4,6),(14,5,2))."),
+        ("(" + "(1,2)," * 30 + "(1,2))", "A tree here has at most 40 nodes and 4 levels below the root."),
     ],
 )
 def test_a_tree_that_cannot_be_read_is_refused_saying_what_is_wrong_with_it(text, said):

@@ -32,8 +32,12 @@ class TreeError(ValueError):
 def parse(text: str) -> Tree:
     """A tree from its text; TreeError unless it is small: ≤ 40 nodes, ≤ 4 children, ≤ 4 levels."""
     tokens = TOKEN.findall(text)
-    if "".join(tokens) != text.replace(" ", "") or len(tokens) > 4 * MAX_NODES:
+    if not text.strip():
+        raise TreeError("No tree was given: write one like ((3,12,8),(2,4,6),(14,5,2)).")
+    if "".join(tokens) != text.replace(" ", ""):
         raise TreeError("A tree is written like ((3,12,8),(2,4,6),(14,5,2)): leaves from -99 to 99.")
+    if len(tokens) > 4 * MAX_NODES:
+        raise TreeError(f"A tree here has at most {MAX_NODES} nodes and {MAX_DEPTH} levels below the root.")
     tree, rest = _parse(tokens, 0)
     if rest != len(tokens) or isinstance(tree, int):
         raise TreeError("A tree is one pair of brackets around its branches, like ((3,12),(2,4)).")
