@@ -424,9 +424,7 @@ def test_the_prune_answers_say_what_alpha_beta_returned_apart_from_the_minimax_v
     }
     heads = {path: " ".join(heads[path].split()) for path in inner}
     for path in inner:
-        node = parsed
-        for step in path:
-            node = node[int(step)]
+        node = core_drill.at(parsed, path)
         maximizing = len(path) % 2 == 0
         value = depthlimit.tree_values(node, maximizing)
         if path in never:

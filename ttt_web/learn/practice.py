@@ -177,9 +177,8 @@ def named(tree: drill.Tree, boards: dict[str, str], maximizing: bool) -> dict[st
     """Each node by path: its name (A, B, ... for inner nodes; B1, B2 for leaves), role, depth,
     children, leaf value, board and the action (i, j) that reached it."""
     nodes: dict[str, dict] = {}
-    letters = (
-        letter for letter in string.ascii_uppercase + string.ascii_lowercase if letter not in "OXox"
-    )  # not a side
+    # node names skip O and X (either case): those are the sides
+    letters = (letter for letter in string.ascii_uppercase + string.ascii_lowercase if letter not in "OXox")
     for path in drill.paths(tree):
         here = drill.at(tree, path)
         leaf = isinstance(here, int)
